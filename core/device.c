@@ -1,0 +1,196 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#ifdef CF_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#define NO_CUDA_BUILD "cudafilters was built without CUDA"
+
+int cf_have_cuda(void)
+{
+#ifdef CF_HAVE_CUDA
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+#ifdef CF_HAVE_CUDA
+
+static const char *unavailable_reason = "";
+
+cf_status cf_device_count(int *count)
+{
+    if (!count)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_device_count: count is NULL");
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError(); /* clear the error so later calls start clean */
+        /* The static string for each case makes the reason thread-safe to read. */
+        if (e == cudaErrorInsufficientDriver)
+            unavailable_reason = "no CUDA driver (libcuda) usable on this machine";
+        else if (e == cudaErrorNoDevice)
+            unavailable_reason = "no CUDA-capable device found";
+        else
+            unavailable_reason = "CUDA initialisation failed";
+        n = 0;
+    } else {
+        unavailable_reason = n > 0 ? "" : "no CUDA-capable device found";
+    }
+    *count = n;
+    return CF_OK;
+}
+
+const char *cf_device_unavailable_reason(void)
+{
+    return unavailable_reason;
+}
+
+static cf_status check_index(int index)
+{
+    int n = 0;
+    CF_TRY(cf_device_count(&n));
+    if (n == 0)
+        return cf_set_error(CF_ERROR_NO_DEVICE, "no CUDA device: %s", unavailable_reason);
+    if (index < 0 || index >= n)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                            "CUDA device %d does not exist (this machine has %d: 0..%d)", index,
+                            n, n - 1);
+    return CF_OK;
+}
+
+cf_status cf_device_get_info(int index, cf_device_info *info)
+{
+    if (!info)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_device_get_info: info is NULL");
+    CF_TRY(check_index(index));
+    struct cudaDeviceProp prop;
+    CF_TRY(CF_CUDA_CHECK(cudaGetDeviceProperties(&prop, index)));
+    memset(info, 0, sizeof *info);
+    info->index = index;
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
+    info->total_memory = prop.totalGlobalMem;
+    info->compute_major = prop.major;
+    info->compute_minor = prop.minor;
+    info->multiprocessors = prop.multiProcessorCount;
+    return CF_OK;
+}
+
+cf_status cf_device_set(int index)
+{
+    CF_TRY(check_index(index));
+    return CF_CUDA_CHECK(cudaSetDevice(index));
+}
+
+cf_status cf_stream_create(cf_stream *stream)
+{
+    if (!stream)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_stream_create: stream is NULL");
+    cudaStream_t s = NULL;
+    CF_TRY(CF_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)));
+    *stream = s;
+    return CF_OK;
+}
+
+void cf_stream_destroy(cf_stream *stream)
+{
+    if (stream && *stream) {
+        /* Destroying cannot fail for a valid stream; a failure means the
+         * context is already gone, which leaves nothing to release. */
+        (void)CF_CUDA_CHECK(cudaStreamDestroy(*stream));
+        *stream = NULL;
+    }
+}
+
+cf_status cf_stream_synchronize(cf_stream stream)
+{
+    return CF_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+cf_status cf_device_alloc(void **ptr, size_t bytes)
+{
+    if (!ptr)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_device_alloc: ptr is NULL");
+    *ptr = NULL;
+    if (bytes == 0)
+        return CF_OK;
+    cf_status st = CF_CUDA_CHECK(cudaMalloc(ptr, bytes));
+    if (st != CF_OK)
+        *ptr = NULL;
+    return st;
+}
+
+void cf_device_free(void *ptr)
+{
+    if (ptr)
+        (void)CF_CUDA_CHECK(cudaFree(ptr));
+}
+
+cf_status cf_host_alloc_pinned(void **ptr, size_t bytes)
+{
+    if (!ptr)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_host_alloc_pinned: ptr is NULL");
+    *ptr = NULL;
+    if (bytes == 0)
+        return CF_OK;
+    cf_status st = CF_CUDA_CHECK(cudaMallocHost(ptr, bytes));
+    if (st != CF_OK)
+        *ptr = NULL;
+    return st;
+}
+
+void cf_host_free_pinned(void *ptr)
+{
+    if (ptr)
+        (void)CF_CUDA_CHECK(cudaFreeHost(ptr));
+}
+
+#else /* !CF_HAVE_CUDA */
+
+static cf_status no_cuda(const char *what)
+{
+    return cf_set_error(CF_ERROR_NO_DEVICE, "%s: %s", what, NO_CUDA_BUILD);
+}
+
+cf_status cf_device_count(int *count)
+{
+    if (!count)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_device_count: count is NULL");
+    *count = 0;
+    return CF_OK;
+}
+const char *cf_device_unavailable_reason(void) { return NO_CUDA_BUILD; }
+cf_status cf_device_get_info(int index, cf_device_info *info)
+{
+    (void)index; (void)info;
+    return no_cuda("cf_device_get_info");
+}
+cf_status cf_device_set(int index) { (void)index; return no_cuda("cf_device_set"); }
+cf_status cf_stream_create(cf_stream *stream)
+{
+    if (stream) *stream = NULL;
+    return no_cuda("cf_stream_create");
+}
+void cf_stream_destroy(cf_stream *stream) { if (stream) *stream = NULL; }
+cf_status cf_stream_synchronize(cf_stream stream) { (void)stream; return no_cuda("cf_stream_synchronize"); }
+cf_status cf_device_alloc(void **ptr, size_t bytes)
+{
+    if (ptr) *ptr = NULL;
+    (void)bytes;
+    return no_cuda("cf_device_alloc");
+}
+void cf_device_free(void *ptr) { (void)ptr; }
+cf_status cf_host_alloc_pinned(void **ptr, size_t bytes)
+{
+    if (ptr) *ptr = NULL;
+    (void)bytes;
+    return no_cuda("cf_host_alloc_pinned");
+}
+void cf_host_free_pinned(void *ptr) { (void)ptr; }
+
+#endif

@@ -1,0 +1,241 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The registry table lives in kernels/filters.c: one line per filter. */
+extern const cf_filter_desc *const cf_filter_table[];
+extern const int cf_filter_table_size;
+
+struct cf_filter {
+    const cf_filter_desc *desc;
+    double *values; /* one per desc->params entry */
+    cf_scratch host_scratch, device_scratch;
+};
+
+int cf_filter_registry_count(void)
+{
+    return cf_filter_table_size;
+}
+
+const cf_filter_desc *cf_filter_registry_get(int index)
+{
+    return index >= 0 && index < cf_filter_table_size ? cf_filter_table[index] : NULL;
+}
+
+const cf_filter_desc *cf_filter_registry_find(const char *name)
+{
+    for (int i = 0; name && i < cf_filter_table_size; i++)
+        if (strcmp(cf_filter_table[i]->name, name) == 0)
+            return cf_filter_table[i];
+    return NULL;
+}
+
+int cf_filter_desc_find_param(const cf_filter_desc *desc, const char *name)
+{
+    for (int i = 0; desc && name && i < desc->n_params; i++)
+        if (strcmp(desc->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+bool cf_filter_desc_accepts(const cf_filter_desc *desc, cf_format format)
+{
+    for (int i = 0; desc && i < desc->n_formats; i++)
+        if (desc->formats[i] == format)
+            return true;
+    return false;
+}
+
+cf_filter *cf_filter_new(const char *name)
+{
+    const cf_filter_desc *desc = cf_filter_registry_find(name);
+    if (!desc) {
+        cf_set_error(CF_ERROR_NOT_FOUND, "unknown filter '%s'", name ? name : "(null)");
+        return NULL;
+    }
+    cf_filter *f = calloc(1, sizeof *f);
+    double *values = calloc((size_t)desc->n_params + 1, sizeof *values);
+    if (!f || !values) {
+        free(f);
+        free(values);
+        cf_set_error(CF_ERROR_OUT_OF_MEMORY, "cf_filter_new: out of memory");
+        return NULL;
+    }
+    f->desc = desc;
+    f->values = values;
+    for (int i = 0; i < desc->n_params; i++)
+        f->values[i] = desc->params[i].default_value;
+    return f;
+}
+
+void cf_filter_free(cf_filter **filter)
+{
+    if (!filter || !*filter)
+        return;
+    cf_scratch_release(&(*filter)->host_scratch);
+    cf_scratch_release(&(*filter)->device_scratch);
+    free((*filter)->values);
+    free(*filter);
+    *filter = NULL;
+}
+
+const cf_filter_desc *cf_filter_get_desc(const cf_filter *filter)
+{
+    return filter ? filter->desc : NULL;
+}
+
+static cf_status find_param(const cf_filter *filter, const char *param, int *index)
+{
+    if (!filter)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "filter is NULL");
+    *index = cf_filter_desc_find_param(filter->desc, param);
+    if (*index < 0)
+        return cf_set_error(CF_ERROR_NOT_FOUND, "filter '%s' has no parameter '%s'",
+                            filter->desc->name, param ? param : "(null)");
+    return CF_OK;
+}
+
+static int enum_count(const cf_param_desc *p)
+{
+    int n = 0;
+    while (p->choices && p->choices[n])
+        n++;
+    return n;
+}
+
+cf_status cf_filter_set_double(cf_filter *filter, const char *param, double value)
+{
+    int i = -1;
+    CF_TRY(find_param(filter, param, &i));
+    const cf_param_desc *p = &filter->desc->params[i];
+    const char *f = filter->desc->name;
+    double max = p->type == CF_PARAM_ENUM ? enum_count(p) - 1 : p->max;
+    bool below = p->min_exclusive ? !(value > p->min) : !(value >= p->min);
+    if (isnan(value) || below || value > max)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%g is out of range %c%g, %g]", f,
+                            p->name, value, p->min_exclusive ? '(' : '[', p->min, max);
+    if (p->type != CF_PARAM_DOUBLE && value != floor(value))
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%g must be a whole number", f,
+                            p->name, value);
+    if (filter->desc->impl->check_param)
+        CF_TRY(filter->desc->impl->check_param(i, value));
+    filter->values[i] = value;
+    return CF_OK;
+}
+
+cf_status cf_filter_set_int(cf_filter *filter, const char *param, int value)
+{
+    return cf_filter_set_double(filter, param, (double)value);
+}
+
+cf_status cf_filter_set_string(cf_filter *filter, const char *param, const char *value)
+{
+    int i = -1;
+    CF_TRY(find_param(filter, param, &i));
+    const cf_param_desc *p = &filter->desc->params[i];
+    if (!value || !*value)
+        return cf_set_error(CF_ERROR_PARSE, "%s: %s has an empty value", filter->desc->name,
+                            p->name);
+    if (p->type == CF_PARAM_ENUM) {
+        for (int c = 0; p->choices[c]; c++)
+            if (strcmp(p->choices[c], value) == 0)
+                return cf_filter_set_double(filter, param, c);
+        char list[256] = "";
+        for (int c = 0; p->choices[c]; c++) {
+            strncat(list, c ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, p->choices[c], sizeof list - strlen(list) - 1);
+        }
+        return cf_set_error(CF_ERROR_PARSE, "%s: %s='%s' is not one of: %s", filter->desc->name,
+                            p->name, value, list);
+    }
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(value, &end);
+    if (end == value || *end != '\0' || errno == ERANGE)
+        return cf_set_error(CF_ERROR_PARSE, "%s: %s='%s' is not a number", filter->desc->name,
+                            p->name, value);
+    return cf_filter_set_double(filter, param, v);
+}
+
+cf_status cf_filter_get_double(const cf_filter *filter, const char *param, double *value)
+{
+    int i = -1;
+    CF_TRY(find_param(filter, param, &i));
+    if (!value)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_filter_get_double: value is NULL");
+    *value = filter->values[i];
+    return CF_OK;
+}
+
+cf_status cf_filter_get_output_format(const cf_filter *filter, cf_format input, cf_format *output)
+{
+    if (!filter || !output)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_filter_get_output_format: NULL argument");
+    if (!cf_filter_desc_accepts(filter->desc, input))
+        return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT, "filter '%s' does not accept %s",
+                            filter->desc->name, cf_format_name(input));
+    *output = filter->desc->impl->output_format(filter->values, input);
+    return CF_OK;
+}
+
+cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst, cf_stream stream)
+{
+    if (!filter || !src || !dst)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_filter_run: NULL argument");
+    CF_TRY(cf_frame_validate(src));
+    CF_TRY(cf_frame_validate(dst));
+    const char *name = filter->desc->name;
+    cf_format out;
+    CF_TRY(cf_filter_get_output_format(filter, src->format, &out));
+    if (dst->format != out || dst->width != src->width || dst->height != src->height)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                            "%s: %s %dx%d input needs a %s %dx%d output, got %s %dx%d", name,
+                            cf_format_name(src->format), src->width, src->height,
+                            cf_format_name(out), src->width, src->height,
+                            cf_format_name(dst->format), dst->width, dst->height);
+    bool src_dev = src->memory == CF_MEMORY_DEVICE, dst_dev = dst->memory == CF_MEMORY_DEVICE;
+    if (src_dev != dst_dev)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                            "%s: input and output must both be host or both device memory", name);
+    if (!src_dev)
+        return filter->desc->impl->run_cpu(filter->values, src, dst, &filter->host_scratch);
+    if (!filter->desc->impl->run_cuda)
+        return cf_set_error(CF_ERROR_NO_DEVICE, "%s: built without CUDA", name);
+    return filter->desc->impl->run_cuda(filter->values, src, dst, stream,
+                                        &filter->device_scratch);
+}
+
+cf_status cf_scratch_reserve(cf_scratch *scratch, size_t bytes, cf_memory memory, void **ptr)
+{
+    if (scratch->ptr && scratch->size >= bytes && scratch->memory == memory) {
+        *ptr = scratch->ptr;
+        return CF_OK;
+    }
+    cf_scratch_release(scratch);
+    if (memory == CF_MEMORY_DEVICE) {
+        CF_TRY(cf_device_alloc(&scratch->ptr, bytes));
+    } else {
+        scratch->ptr = malloc(bytes ? bytes : 1);
+        if (!scratch->ptr)
+            return cf_set_error(CF_ERROR_OUT_OF_MEMORY, "scratch: %zu host bytes", bytes);
+    }
+    scratch->size = bytes;
+    scratch->memory = memory;
+    *ptr = scratch->ptr;
+    return CF_OK;
+}
+
+void cf_scratch_release(cf_scratch *scratch)
+{
+    if (scratch->ptr) {
+        if (scratch->memory == CF_MEMORY_DEVICE)
+            cf_device_free(scratch->ptr);
+        else
+            free(scratch->ptr);
+    }
+    scratch->ptr = NULL;
+    scratch->size = 0;
+}

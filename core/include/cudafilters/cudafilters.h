@@ -1,0 +1,11 @@
+/* cudafilters: GPU video filters with exact CPU twins. Umbrella header. */
+#ifndef CUDAFILTERS_H
+#define CUDAFILTERS_H
+
+#include "device.h"
+#include "filter.h"
+#include "format.h"
+#include "frame.h"
+#include "status.h"
+
+#endif

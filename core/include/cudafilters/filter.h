@@ -1,0 +1,128 @@
+/* cudafilters: filter descriptors, filter instances and filter strings.
+ *
+ * Every filter is described once (name, parameters, formats) and the same
+ * description drives the GStreamer element properties, the command line's
+ * filter strings and this C API. */
+#ifndef CUDAFILTERS_FILTER_H
+#define CUDAFILTERS_FILTER_H
+
+#include <stdbool.h>
+
+#include "device.h"
+#include "export.h"
+#include "format.h"
+#include "frame.h"
+#include "status.h"
+
+CF_BEGIN_DECLS
+
+typedef enum cf_param_type {
+    CF_PARAM_DOUBLE, /* real number */
+    CF_PARAM_INT,    /* integer */
+    CF_PARAM_ENUM,   /* one of `choices`, stored as its index */
+} cf_param_type;
+
+typedef struct cf_param_desc {
+    const char *name;          /* "sigma", "kernel-size": also the GStreamer property name */
+    const char *summary;       /* one line for --help and gst-inspect */
+    const char *unit;          /* "pixels", or "" */
+    cf_param_type type;
+    double min, max;           /* valid range, both inclusive unless min_exclusive */
+    bool min_exclusive;        /* sigma: > 0 */
+    double default_value;      /* for CF_PARAM_ENUM: index into choices */
+    const char *const *choices;/* CF_PARAM_ENUM: NULL-terminated names */
+} cf_param_desc;
+
+struct cf_filter_impl;
+
+typedef struct cf_filter_desc {
+    const char *name;          /* "gray": filter-string name; element "cuda" + name */
+    const char *summary;       /* one line */
+    const char *description;   /* a paragraph for element docs */
+    const cf_param_desc *params;
+    int n_params;
+    const cf_format *formats;  /* accepted input formats */
+    int n_formats;
+    const struct cf_filter_impl *impl; /* private */
+} cf_filter_desc;
+
+/* ---- registry (static data, thread-safe) ---- */
+
+/* Number of filters and the i-th descriptor (0 <= i < count, else NULL). */
+CF_API int cf_filter_registry_count(void);
+CF_API const cf_filter_desc *cf_filter_registry_get(int index);
+/* Descriptor by name, or NULL. */
+CF_API const cf_filter_desc *cf_filter_registry_find(const char *name);
+/* Index of a parameter in desc->params, or -1. */
+CF_API int cf_filter_desc_find_param(const cf_filter_desc *desc, const char *name);
+/* True if the filter accepts `format` as input. */
+CF_API bool cf_filter_desc_accepts(const cf_filter_desc *desc, cf_format format);
+
+/* ---- instances ---- */
+
+/* A configured filter: its parameter values plus scratch memory reused
+ * between frames. Not thread-safe: use one instance per thread (different
+ * instances are independent). GPU scratch memory is allocated, on the first
+ * GPU run, in the CUDA context current then; free the instance with the same
+ * context current. */
+typedef struct cf_filter cf_filter;
+
+/* New instance of the named filter with default parameters, or NULL with
+ * cf_last_error() set (unknown name: CF_ERROR_NOT_FOUND). Caller owns it. */
+CF_API cf_filter *cf_filter_new(const char *name);
+/* Frees *filter and sets it to NULL. NULL or *filter == NULL is a no-op. */
+CF_API void cf_filter_free(cf_filter **filter);
+
+CF_API const cf_filter_desc *cf_filter_get_desc(const cf_filter *filter);
+
+/* Sets a parameter. Doubles and ints are checked against the range (ints
+ * must be whole); enums take their index. Errors: CF_ERROR_NOT_FOUND (no such
+ * parameter), CF_ERROR_INVALID_ARGUMENT (out of range, not whole, or refused
+ * by the filter's own check, e.g. an even kernel-size). */
+CF_API cf_status cf_filter_set_double(cf_filter *filter, const char *param, double value);
+CF_API cf_status cf_filter_set_int(cf_filter *filter, const char *param, int value);
+/* Parses `value` as the parameter's type: a number, or an enum choice name
+ * ("replicate"). Errors as above plus CF_ERROR_PARSE (not a number / not a
+ * choice; the message lists the choices). */
+CF_API cf_status cf_filter_set_string(cf_filter *filter, const char *param, const char *value);
+/* Current value (enum: its index). Errors: CF_ERROR_NOT_FOUND. */
+CF_API cf_status cf_filter_get_double(const cf_filter *filter, const char *param, double *value);
+
+/* Output format produced for `input`. Errors: CF_ERROR_UNSUPPORTED_FORMAT. */
+CF_API cf_status cf_filter_get_output_format(const cf_filter *filter, cf_format input,
+                                             cf_format *output);
+
+/* Runs the filter from src into dst. Both frames must be in the same kind of
+ * memory: host (either kind) runs the CPU reference synchronously, device
+ * runs the CUDA kernels asynchronously on `stream` (finish with
+ * cf_stream_synchronize or an event before reading dst). dst must have the
+ * size of src and the format cf_filter_get_output_format() gives, and must
+ * not overlap src. Errors: CF_ERROR_INVALID_ARGUMENT,
+ * CF_ERROR_UNSUPPORTED_FORMAT, CF_ERROR_NO_DEVICE, CF_ERROR_OUT_OF_MEMORY,
+ * CF_ERROR_CUDA. */
+CF_API cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst,
+                               cf_stream stream);
+
+/* ---- filter strings ---- */
+
+/* A parsed chain of filters, in order. */
+typedef struct cf_chain cf_chain;
+
+/* Parses an FFmpeg-style filter string:
+ *   chain  := filter ("," filter)*
+ *   filter := name ["=" option (":" option)*]
+ *   option := param "=" value | value      (a bare value fills the next
+ *                                           parameter in declaration order)
+ * e.g. "gray,blur=sigma=2:border=replicate" or "blur=2". Whitespace around
+ * tokens is ignored. Returns NULL on error with cf_last_error() naming the bad
+ * token and its 1-based character position, e.g.
+ * "unknown filter 'blurr' at character 6". Caller owns the chain. */
+CF_API cf_chain *cf_chain_parse(const char *description);
+CF_API void cf_chain_free(cf_chain **chain);
+CF_API int cf_chain_length(const cf_chain *chain);
+/* The i-th filter, owned by the chain (do not free), or NULL. */
+CF_API cf_filter *cf_chain_get(const cf_chain *chain, int index);
+
+CF_END_DECLS
+
+#endif

@@ -1,0 +1,63 @@
+/* cudafilters: library-internal declarations shared by core/ and kernels/. */
+#ifndef CUDAFILTERS_INTERNAL_H
+#define CUDAFILTERS_INTERNAL_H
+
+#include <stddef.h>
+
+#include "cudafilters/cudafilters.h"
+
+CF_BEGIN_DECLS
+
+/* Stores a printf-style message for cf_last_error() and returns `status`,
+ * so failures read `return cf_set_error(CF_ERROR_PARSE, "...", ...);`. */
+cf_status cf_set_error(cf_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Every CUDA runtime call goes through CF_CUDA_CHECK: on failure it records
+ * the call, the error name and where, maps the error to a cf_status and
+ * returns that; on success it returns CF_OK. `err` is a cudaError_t passed
+ * as int so this header needs no CUDA headers. */
+cf_status cf_cuda_check(int err, const char *call, const char *file, int line);
+#define CF_CUDA_CHECK(call) cf_cuda_check((int)(call), #call, __FILE__, __LINE__)
+/* Returns from the calling function on failure. */
+#define CF_TRY(expr)                                                          \
+    do {                                                                      \
+        cf_status cf_try_status_ = (expr);                                    \
+        if (cf_try_status_ != CF_OK) return cf_try_status_;                   \
+    } while (0)
+
+/* Scratch memory a filter instance keeps between frames, so steady-state
+ * runs allocate nothing. Grows, never shrinks, until released. */
+typedef struct cf_scratch {
+    void *ptr;
+    size_t size;      /* bytes */
+    cf_memory memory; /* CF_MEMORY_HOST or CF_MEMORY_DEVICE */
+} cf_scratch;
+
+/* Returns in *ptr at least `bytes` bytes of `memory` (host or device),
+ * reusing the block when it is big enough and of the same kind. Growing a
+ * device block synchronises the device (cudaFree/cudaMalloc).
+ * Errors: CF_ERROR_OUT_OF_MEMORY, CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
+cf_status cf_scratch_reserve(cf_scratch *scratch, size_t bytes, cf_memory memory, void **ptr);
+void cf_scratch_release(cf_scratch *scratch);
+
+/* What a filter implements; the front-end code in filter.c checks
+ * arguments once and then calls these. `values` holds one double per
+ * descriptor parameter, in declaration order (enums as their index). */
+struct cf_filter_impl {
+    /* Extra check of one value beyond its range (NULL: none). */
+    cf_status (*check_param)(int index, double value);
+    /* Output format for an accepted input format. */
+    cf_format (*output_format)(const double *values, cf_format input);
+    /* CPU reference; defines the result. Frames are host memory. */
+    cf_status (*run_cpu)(const double *values, const cf_frame *src, cf_frame *dst,
+                         cf_scratch *scratch);
+    /* CUDA version, bit-identical to run_cpu; NULL in a build without CUDA.
+     * Frames are device memory; work is queued on `stream`. */
+    cf_status (*run_cuda)(const double *values, const cf_frame *src, cf_frame *dst,
+                          cf_stream stream, cf_scratch *scratch);
+};
+
+CF_END_DECLS
+
+#endif
