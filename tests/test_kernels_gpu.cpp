@@ -1,0 +1,155 @@
+// CUDA kernels against their CPU twins, bit for bit, checkasm style: random
+// formats, sizes (odd and tiny ones included), pitches, parameters and
+// data, guard bytes around every plane. Skips visibly without a GPU.
+#include "test_utils.h"
+
+namespace {
+
+const cf_format kFormats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_BGRA,
+                               CF_FORMAT_RGBX,  CF_FORMAT_BGRX, CF_FORMAT_RGB,
+                               CF_FORMAT_BGR,   CF_FORMAT_NV12, CF_FORMAT_I420 };
+
+struct Size {
+    int w, h;
+};
+
+std::vector<Size> test_sizes(std::mt19937 &rng)
+{
+    std::vector<Size> sizes = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 3 }, { 5, 7 }, { 127, 1 },
+                                { 1, 131 } };
+    for (int i = 0; i < 6; i++)
+        sizes.push_back({ std::uniform_int_distribution<int>(1, 700)(rng),
+                          std::uniform_int_distribution<int>(1, 300)(rng) });
+    return sizes;
+}
+
+// Runs `chain_text` (one filter) on the CPU and on the GPU over the same
+// random input and compares every output plane and every guard byte.
+void compare_cpu_gpu(const std::string &chain_text, cf_format fmt, Size s, std::mt19937 &rng)
+{
+    SCOPED_TRACE(chain_text + " " + cf_format_name(fmt) + " " + std::to_string(s.w) + "x" +
+                 std::to_string(s.h));
+    cf_chain *chain = cf_chain_parse(chain_text.c_str());
+    ASSERT_NE(chain, nullptr) << cf_last_error();
+    cf_filter *f = cf_chain_get(chain, 0);
+    cf_format out_fmt;
+    CF_ASSERT_OK(cf_filter_get_output_format(f, fmt, &out_fmt));
+
+    std::mt19937 data_rng(rng());
+    std::mt19937 data_rng_copy = data_rng;
+    cftest::GuardedFrame host_src(fmt, s.w, s.h, CF_MEMORY_HOST, data_rng);
+    cftest::GuardedFrame dev_src(fmt, s.w, s.h, CF_MEMORY_DEVICE, data_rng_copy);
+    cftest::GuardedFrame host_dst(out_fmt, s.w, s.h, CF_MEMORY_HOST, rng);
+    cftest::GuardedFrame dev_dst(out_fmt, s.w, s.h, CF_MEMORY_DEVICE, rng);
+    // Same seed, same layout: the two sources hold the same pixels.
+    ASSERT_EQ(host_src.pixels(0), dev_src.pixels(0));
+
+    CF_ASSERT_OK(cf_filter_run(f, host_src.frame(), host_dst.frame(), nullptr));
+    cf_stream stream = nullptr;
+    CF_ASSERT_OK(cf_stream_create(&stream));
+    CF_ASSERT_OK(cf_filter_run(f, dev_src.frame(), dev_dst.frame(), stream));
+    CF_ASSERT_OK(cf_stream_synchronize(stream));
+    cf_stream_destroy(&stream);
+    dev_dst.sync_to_host();
+    dev_src.sync_to_host();
+
+    const cf_format_info *info = cf_format_get_info(out_fmt);
+    for (int p = 0; p < info->n_planes; p++) {
+        auto a = host_dst.pixels(p), b = dev_dst.pixels(p);
+        ASSERT_EQ(a.size(), b.size());
+        size_t first = 0;
+        while (first < a.size() && a[first] == b[first]) first++;
+        EXPECT_EQ(first, a.size()) << "plane " << p << " differs first at byte " << first
+                                   << ": cpu " << int(a[first]) << " gpu " << int(b[first]);
+    }
+    EXPECT_EQ(dev_dst.damaged_guard_bytes(), 0u);
+    EXPECT_EQ(dev_src.damaged_guard_bytes(), 0u);
+    EXPECT_EQ(host_dst.damaged_guard_bytes(), 0u);
+    cf_chain_free(&chain);
+}
+
+} // namespace
+
+TEST(GpuExact, GrayAllFormatsAndMatrices)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(2024);
+    const char *matrices[] = { "bt601", "bt709", "bt2020" };
+    for (cf_format fmt : kFormats)
+        for (Size s : test_sizes(rng))
+            compare_cpu_gpu(std::string("gray=matrix=") + matrices[rng() % 3], fmt, s, rng);
+}
+
+TEST(GpuExact, BlurAllFormatsRandomParameters)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(99);
+    const char *borders[] = { "reflect101", "replicate", "reflect" };
+    for (cf_format fmt : kFormats)
+        for (Size s : test_sizes(rng)) {
+            double sigma = std::uniform_real_distribution<double>(0.05, 12.0)(rng);
+            std::string text = "blur=sigma=" + std::to_string(sigma) +
+                               ":border=" + borders[rng() % 3];
+            if (rng() % 4 == 0)
+                text += ":kernel-size=" + std::to_string(1 + 2 * (int)(rng() % 40));
+            compare_cpu_gpu(text, fmt, s, rng);
+        }
+}
+
+TEST(GpuExact, BlurLargeSigmaAndHugeKernels)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(5);
+    compare_cpu_gpu("blur=sigma=64", CF_FORMAT_GRAY8, { 300, 200 }, rng);
+    compare_cpu_gpu("blur=sigma=30:border=reflect", CF_FORMAT_RGBA, { 97, 45 }, rng);
+    compare_cpu_gpu("blur=sigma=2:kernel-size=1023", CF_FORMAT_NV12, { 33, 17 }, rng);
+}
+
+TEST(GpuExact, TallFrameBeyondGridLimit)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(8);
+    compare_cpu_gpu("gray", CF_FORMAT_RGBA, { 16, 70000 }, rng);
+    compare_cpu_gpu("blur=sigma=1.5", CF_FORMAT_GRAY8, { 16, 70000 }, rng);
+}
+
+TEST(GpuTransfer, UploadDownloadRoundTripKeepsGuards)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(17);
+    for (cf_format fmt : kFormats) {
+        Size s = { std::uniform_int_distribution<int>(1, 500)(rng),
+                   std::uniform_int_distribution<int>(1, 300)(rng) };
+        cftest::GuardedFrame src(fmt, s.w, s.h, CF_MEMORY_HOST, rng);
+        cftest::GuardedFrame dev(fmt, s.w, s.h, CF_MEMORY_DEVICE, rng);
+        cftest::GuardedFrame back(fmt, s.w, s.h, CF_MEMORY_HOST, rng);
+        cf_frame pinned;
+        CF_ASSERT_OK(cf_frame_alloc(&pinned, fmt, s.w, s.h, CF_MEMORY_PINNED_HOST));
+        cf_stream stream = nullptr;
+        CF_ASSERT_OK(cf_stream_create(&stream));
+        CF_ASSERT_OK(cf_frame_upload(src.frame(), dev.frame(), stream));
+        CF_ASSERT_OK(cf_frame_download(dev.frame(), &pinned, stream));
+        CF_ASSERT_OK(cf_stream_synchronize(stream));
+        CF_ASSERT_OK(cf_frame_copy(&pinned, back.frame(), nullptr));
+        cf_stream_destroy(&stream);
+        cf_frame_free(&pinned);
+        dev.sync_to_host();
+        const cf_format_info *info = cf_format_get_info(fmt);
+        for (int p = 0; p < info->n_planes; p++) EXPECT_EQ(src.pixels(p), back.pixels(p));
+        EXPECT_EQ(dev.damaged_guard_bytes(), 0u) << cf_format_name(fmt);
+        EXPECT_EQ(back.damaged_guard_bytes(), 0u) << cf_format_name(fmt);
+    }
+}
+
+TEST(GpuFilter, HostAndDeviceFramesMustNotBeMixed)
+{
+    CF_REQUIRE_GPU();
+    cf_filter *f = cf_filter_new("gray");
+    cf_frame h, d;
+    CF_ASSERT_OK(cf_frame_alloc(&h, CF_FORMAT_RGBA, 8, 8, CF_MEMORY_HOST));
+    CF_ASSERT_OK(cf_frame_alloc(&d, CF_FORMAT_GRAY8, 8, 8, CF_MEMORY_DEVICE));
+    EXPECT_EQ(cf_filter_run(f, &h, &d, nullptr), CF_ERROR_INVALID_ARGUMENT);
+    cf_frame_free(&h);
+    cf_frame_free(&d);
+    cf_filter_free(&f);
+}

@@ -1,0 +1,171 @@
+// cudafilters tests: frames with guard bytes, random data, GPU skip helper.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "cudafilters/cudafilters.h"
+}
+
+namespace cftest {
+
+constexpr size_t kGuard = 64; // bytes of guard before and after every plane
+
+// True if a CUDA device is usable; tests needing one call CF_REQUIRE_GPU().
+inline bool gpu_available()
+{
+    int n = 0;
+    return cf_device_count(&n) == CF_OK && n > 0;
+}
+
+#define CF_REQUIRE_GPU()                                                                      \
+    do {                                                                                      \
+        if (!cftest::gpu_available())                                                         \
+            GTEST_SKIP() << "no CUDA GPU: " << cf_device_unavailable_reason();                \
+    } while (0)
+
+#define CF_ASSERT_OK(expr)                                                                    \
+    do {                                                                                      \
+        cf_status st_ = (expr);                                                               \
+        ASSERT_EQ(st_, CF_OK) << #expr << ": " << cf_status_name(st_) << ": "                \
+                              << cf_last_error();                                             \
+    } while (0)
+
+// Copies raw bytes between host and device through the public API: a block
+// of n bytes is a GRAY8 frame n pixels wide and 1 row high.
+inline cf_status copy_bytes(void *dst, cf_memory dst_mem, const void *src, cf_memory src_mem,
+                            size_t n)
+{
+    cf_frame s{}, d{};
+    s.format = d.format = CF_FORMAT_GRAY8;
+    s.width = d.width = (int)n;
+    s.height = d.height = 1;
+    s.data[0] = (uint8_t *)src;
+    d.data[0] = (uint8_t *)dst;
+    s.pitch[0] = d.pitch[0] = n;
+    s.memory = src_mem;
+    d.memory = dst_mem;
+    cf_status st = cf_frame_copy(&s, &d, nullptr);
+    return st == CF_OK && (src_mem == CF_MEMORY_DEVICE || dst_mem == CF_MEMORY_DEVICE)
+               ? cf_stream_synchronize(nullptr)
+               : st;
+}
+
+// A frame in one block of host or device memory, every plane with a random
+// extra pitch and guard bands before and after it, all filled with random
+// bytes. `host` always mirrors the block, so a device frame is checked by
+// downloading the block and comparing guards and padding with the original.
+class GuardedFrame {
+public:
+    GuardedFrame(cf_format format, int width, int height, cf_memory memory, std::mt19937 &rng)
+        : memory_(memory)
+    {
+        const cf_format_info *info = cf_format_get_info(format);
+        frame_.format = format;
+        frame_.width = width;
+        frame_.height = height;
+        frame_.memory = memory;
+        frame_.device = memory == CF_MEMORY_DEVICE ? 0 : -1;
+        size_t offset[CF_MAX_PLANES] = {};
+        size_t total = 0;
+        for (int p = 0; p < info->n_planes; p++) {
+            size_t row = cf_format_plane_row_bytes(format, p, width);
+            frame_.pitch[p] = row + std::uniform_int_distribution<int>(0, 40)(rng);
+            total += kGuard;
+            offset[p] = total;
+            plane_bytes_[p] = frame_.pitch[p] * cf_format_plane_height(format, p, height);
+            total += plane_bytes_[p] + kGuard;
+        }
+        original_.resize(total);
+        for (auto &b : original_) b = (uint8_t)rng();
+        host_ = original_;
+        uint8_t *base = host_.data();
+        if (memory == CF_MEMORY_DEVICE) {
+            void *dev = nullptr;
+            if (cf_device_alloc(&dev, total) != CF_OK) throw std::runtime_error(cf_last_error());
+            device_block_ = (uint8_t *)dev;
+            if (copy_bytes(dev, CF_MEMORY_DEVICE, host_.data(), CF_MEMORY_HOST, total) != CF_OK)
+                throw std::runtime_error(cf_last_error());
+            base = device_block_;
+        }
+        for (int p = 0; p < info->n_planes; p++) frame_.data[p] = base + offset[p];
+        for (int p = 0; p < info->n_planes; p++) offset_[p] = offset[p];
+        n_planes_ = info->n_planes;
+    }
+    ~GuardedFrame() { cf_device_free(device_block_); }
+    GuardedFrame(const GuardedFrame &) = delete;
+    GuardedFrame &operator=(const GuardedFrame &) = delete;
+
+    cf_frame *frame() { return &frame_; }
+
+    // Brings a device block back into host_ (no-op for host frames).
+    void sync_to_host()
+    {
+        if (device_block_) {
+            ASSERT_EQ(copy_bytes(host_.data(), CF_MEMORY_HOST, device_block_, CF_MEMORY_DEVICE,
+                                 host_.size()),
+                      CF_OK)
+                << cf_last_error();
+        }
+    }
+
+    // Pixel bytes of plane p, rows packed (pitch padding dropped), from host_.
+    std::vector<uint8_t> pixels(int p) const
+    {
+        size_t row = cf_format_plane_row_bytes(frame_.format, p, frame_.width);
+        int rows = cf_format_plane_height(frame_.format, p, frame_.height);
+        std::vector<uint8_t> out(row * rows);
+        for (int y = 0; y < rows; y++)
+            std::memcpy(&out[row * y], &host_[offset_[p] + y * frame_.pitch[p]], row);
+        return out;
+    }
+
+    // Number of bytes outside the pixels (guards and pitch padding) that
+    // differ from what was written at construction; must be 0.
+    size_t damaged_guard_bytes() const
+    {
+        std::vector<bool> is_pixel(host_.size(), false);
+        for (int p = 0; p < n_planes_; p++) {
+            size_t row = cf_format_plane_row_bytes(frame_.format, p, frame_.width);
+            int rows = cf_format_plane_height(frame_.format, p, frame_.height);
+            for (int y = 0; y < rows; y++)
+                for (size_t x = 0; x < row; x++) is_pixel[offset_[p] + y * frame_.pitch[p] + x] = true;
+        }
+        size_t bad = 0;
+        for (size_t i = 0; i < host_.size(); i++)
+            if (!is_pixel[i] && host_[i] != original_[i]) bad++;
+        return bad;
+    }
+
+private:
+    cf_memory memory_;
+    cf_frame frame_{};
+    std::vector<uint8_t> original_, host_;
+    uint8_t *device_block_ = nullptr;
+    size_t offset_[CF_MAX_PLANES] = {};
+    size_t plane_bytes_[CF_MAX_PLANES] = {};
+    int n_planes_ = 0;
+};
+
+// Host frame wrapping a packed buffer (pitch = row bytes), for small
+// hand-written cases.
+inline cf_frame wrap_gray(std::vector<uint8_t> &pixels, int width, int height)
+{
+    cf_frame f{};
+    f.format = CF_FORMAT_GRAY8;
+    f.width = width;
+    f.height = height;
+    f.data[0] = pixels.data();
+    f.pitch[0] = (size_t)width;
+    f.memory = CF_MEMORY_HOST;
+    f.device = -1;
+    return f;
+}
+
+} // namespace cftest
