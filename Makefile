@@ -1,0 +1,34 @@
+# Thin wrapper over meson: `make demo`, `make test`, `make bench`.
+BUILD ?= build
+MESON_OPTS ?=
+export PATH := $(PATH):/usr/local/cuda/bin
+
+.PHONY: all deps build demo test bench clean
+
+all: build
+
+deps:
+	@build-aux/install-deps.sh
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD) $(MESON_OPTS)
+
+build: deps $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+# Decodes a real video (Debian opencv-doc's vtest.avi), runs
+# cudaupload ! cudagray ! cudablur sigma=2 ! cudadownload, writes an MP4 and a
+# PNG contact sheet into out/.
+demo: build
+	GST_PLUGIN_PATH=$(CURDIR)/$(BUILD)/plugins pipelines/demo.sh out
+
+# All tests; ends with one line "N passed, N failed, N skipped".
+test: build
+	@rm -rf $(BUILD)/tests/reports; rc=0; meson test -C $(BUILD) --print-errorlogs --num-processes 2 || rc=$$?; \
+	/usr/bin/python3 tests/summary.py $(BUILD) || rc=1; exit $$rc
+
+bench: build
+	@echo "bench: no benchmarks yet (see the speed issue)"
+
+clean:
+	rm -rf $(BUILD) out

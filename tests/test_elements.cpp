@@ -1,0 +1,237 @@
+// GStreamer elements through GstHarness: output pixels of every element,
+// negotiation failures, properties. Runs on the GPU when there is one
+// (CUDA memory between the elements) and on the CPU references otherwise.
+#include <functional>
+
+#include <gst/check/gstharness.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "test_utils.h"
+
+namespace {
+
+class Elements : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { gst_init(nullptr, nullptr); }
+};
+
+GstCaps *raw_caps(const char *format, int w, int h)
+{
+    return gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, format, "width", G_TYPE_INT,
+                               w, "height", G_TYPE_INT, h, "framerate", GST_TYPE_FRACTION, 30, 1,
+                               nullptr);
+}
+
+// A buffer in GStreamer's default layout (rows padded to 4 bytes) filled by
+// `fill(plane, x_byte, y)`.
+template <typename Fill>
+GstBuffer *make_buffer(const char *format, int w, int h, Fill fill)
+{
+    GstVideoInfo info;
+    gst_video_info_set_format(&info, gst_video_format_from_string(format), w, h);
+    GstBuffer *buf = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+    GstVideoFrame frame;
+    EXPECT_TRUE(gst_video_frame_map(&frame, &info, buf, GST_MAP_WRITE));
+    for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES(&frame); p++) {
+        auto *d = (uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&frame, p);
+        int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+        int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p);
+        int row_bytes = GST_VIDEO_FRAME_COMP_WIDTH(&frame, p) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, p);
+        if (GST_VIDEO_INFO_FORMAT(&info) == GST_VIDEO_FORMAT_NV12 && p == 1)
+            row_bytes = GST_VIDEO_FRAME_COMP_WIDTH(&frame, 1) * 2;
+        for (int y = 0; y < rows; y++)
+            for (int x = 0; x < row_bytes; x++) d[y * stride + x] = fill(p, x, y);
+    }
+    gst_video_frame_unmap(&frame);
+    GST_BUFFER_PTS(buf) = 0;
+    GST_BUFFER_DURATION(buf) = GST_SECOND / 30;
+    return buf;
+}
+
+// Plane `p` of a pulled buffer, rows packed, using the negotiated caps.
+std::vector<uint8_t> plane_bytes(GstHarness *h, GstBuffer *buf, int p)
+{
+    GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+    GstVideoInfo info;
+    EXPECT_TRUE(gst_video_info_from_caps(&info, caps));
+    gst_caps_unref(caps);
+    GstVideoFrame frame;
+    EXPECT_TRUE(gst_video_frame_map(&frame, &info, buf, GST_MAP_READ));
+    auto *d = (const uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&frame, p);
+    int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, p);
+    int rows = GST_VIDEO_FRAME_COMP_HEIGHT(&frame, p);
+    int row_bytes = GST_VIDEO_FRAME_COMP_WIDTH(&frame, p) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, p);
+    std::vector<uint8_t> out;
+    for (int y = 0; y < rows; y++) out.insert(out.end(), d + y * stride, d + y * stride + row_bytes);
+    gst_video_frame_unmap(&frame);
+    return out;
+}
+
+// The expected result, from the core library's CPU reference.
+std::vector<uint8_t> reference(const char *chain_text, const char *in_format, int w, int h,
+                               std::function<uint8_t(int, int, int)> fill)
+{
+    cf_format fmt = cf_format_from_name(in_format);
+    cf_frame src, dst;
+    EXPECT_EQ(cf_frame_alloc(&src, fmt, w, h, CF_MEMORY_HOST), CF_OK);
+    const cf_format_info *info = cf_format_get_info(fmt);
+    for (int p = 0; p < info->n_planes; p++)
+        for (int y = 0; y < cf_format_plane_height(fmt, p, h); y++)
+            for (size_t x = 0; x < cf_format_plane_row_bytes(fmt, p, w); x++)
+                src.data[p][y * src.pitch[p] + x] = fill(p, (int)x, y);
+    cf_chain *chain = cf_chain_parse(chain_text);
+    cf_filter *f = cf_chain_get(chain, 0);
+    cf_format out_fmt;
+    EXPECT_EQ(cf_filter_get_output_format(f, fmt, &out_fmt), CF_OK);
+    EXPECT_EQ(cf_frame_alloc(&dst, out_fmt, w, h, CF_MEMORY_HOST), CF_OK);
+    EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_OK) << cf_last_error();
+    std::vector<uint8_t> out;
+    size_t row = cf_format_plane_row_bytes(out_fmt, 0, w);
+    for (int y = 0; y < h; y++) out.insert(out.end(), dst.data[0] + y * dst.pitch[0], dst.data[0] + y * dst.pitch[0] + row);
+    cf_chain_free(&chain);
+    cf_frame_free(&src);
+    cf_frame_free(&dst);
+    return out;
+}
+
+uint8_t pattern(int p, int x, int y)
+{
+    return (uint8_t)(x * 37 + y * 101 + p * 53 + ((x * y) % 7) * 11);
+}
+
+// Runs a launch line `desc` (an element or a bin) on one buffer.
+std::vector<uint8_t> run_one(const char *desc, const char *in_format, const char *out_format,
+                             int w, int h, std::string *out_caps = nullptr)
+{
+    GstHarness *harness = gst_harness_new_parse(desc);
+    gst_harness_set_src_caps(harness, raw_caps(in_format, w, h));
+    GstCaps *sink = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, out_format, nullptr);
+    gst_harness_set_sink_caps(harness, sink);
+    EXPECT_EQ(gst_harness_push(harness, make_buffer(in_format, w, h, pattern)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(harness);
+    std::vector<uint8_t> bytes;
+    if (out) {
+        bytes = plane_bytes(harness, out, 0);
+        gst_buffer_unref(out);
+    }
+    if (out_caps) {
+        // Caps between the inner elements tell GPU memory from system memory.
+        GstElement *gray = gst_bin_get_by_name(GST_BIN(harness->element), "f");
+        if (gray) {
+            GstPad *pad = gst_element_get_static_pad(gray, "src");
+            GstCaps *caps = gst_pad_get_current_caps(pad);
+            gchar *s = caps ? gst_caps_to_string(caps) : g_strdup("");
+            *out_caps = s;
+            g_free(s);
+            if (caps) gst_caps_unref(caps);
+            gst_object_unref(pad);
+            gst_object_unref(gray);
+        }
+    }
+    gst_harness_teardown(harness);
+    return bytes;
+}
+
+} // namespace
+
+TEST_F(Elements, AllFactoriesExist)
+{
+    for (const char *name : { "cudaupload", "cudadownload", "cudagray", "cudablur" }) {
+        GstElementFactory *f = gst_element_factory_find(name);
+        ASSERT_NE(f, nullptr) << name << " not found (GST_PLUGIN_PATH?)";
+        GstPluginFeature *feature = GST_PLUGIN_FEATURE(f);
+        EXPECT_STREQ(gst_plugin_feature_get_plugin_name(feature), "cudafilters") << name;
+        gst_object_unref(f);
+    }
+}
+
+TEST_F(Elements, GrayStridedRgbaMatchesReference)
+{
+    // Width 5: GStreamer pads GRAY8 rows to 8 bytes, so strides differ from widths.
+    auto got = run_one("cudagray", "RGBA", "GRAY8", 5, 3);
+    EXPECT_EQ(got, reference("gray", "RGBA", 5, 3, pattern));
+}
+
+TEST_F(Elements, GrayOnEveryInputFormat)
+{
+    for (const char *fmt : { "RGBA", "BGRA", "RGBx", "BGRx", "RGB", "BGR", "NV12", "I420", "GRAY8" }) {
+        auto got = run_one("cudagray", fmt, "GRAY8", 7, 5);
+        EXPECT_EQ(got, reference("gray", fmt, 7, 5, pattern)) << fmt;
+    }
+}
+
+TEST_F(Elements, BlurPropertiesReachTheKernel)
+{
+    auto got = run_one("cudablur sigma=1.7 border=replicate", "GRAY8", "GRAY8", 21, 9);
+    EXPECT_EQ(got, reference("blur=sigma=1.7:border=replicate", "GRAY8", 21, 9, pattern));
+    auto rgba = run_one("cudablur sigma=3 kernel-size=7", "RGBA", "RGBA", 13, 6);
+    EXPECT_EQ(rgba, reference("blur=sigma=3:kernel-size=7", "RGBA", 13, 6, pattern));
+}
+
+TEST_F(Elements, UploadFilterDownloadChain)
+{
+    std::string caps;
+    auto got = run_one("cudaupload ! cudagray name=f ! cudablur sigma=2 ! cudadownload", "BGRx",
+                       "GRAY8", 33, 17, &caps);
+    auto gray = reference("gray", "BGRx", 33, 17, pattern);
+    // Expected: blur of the gray reference.
+    cf_frame g{};
+    g.format = CF_FORMAT_GRAY8;
+    std::vector<uint8_t> gbuf = gray;
+    g = cftest::wrap_gray(gbuf, 33, 17);
+    cf_filter *blur = cf_filter_new("blur");
+    ASSERT_EQ(cf_filter_set_double(blur, "sigma", 2.0), CF_OK);
+    std::vector<uint8_t> expect(33 * 17);
+    cf_frame e = cftest::wrap_gray(expect, 33, 17);
+    ASSERT_EQ(cf_filter_run(blur, &g, &e, nullptr), CF_OK);
+    cf_filter_free(&blur);
+    EXPECT_EQ(got, expect);
+    if (cftest::gpu_available())
+        EXPECT_NE(caps.find("memory:CUDAMemory"), std::string::npos) << caps;
+    else
+        EXPECT_EQ(caps.find("memory:CUDAMemory"), std::string::npos) << caps;
+    std::printf("cudagray src caps: %s\n", caps.c_str());
+}
+
+TEST_F(Elements, UnsupportedFormatIsRefusedAtNegotiation)
+{
+    GstHarness *h = gst_harness_new("cudagray");
+    gst_harness_set_src_caps(h, raw_caps("YUY2", 8, 8));
+    GstFlowReturn ret = gst_harness_push(h, make_buffer("YUY2", 8, 8, pattern));
+    EXPECT_EQ(ret, GST_FLOW_NOT_NEGOTIATED);
+    gst_harness_teardown(h);
+
+    GstHarness *b = gst_harness_new("cudablur");
+    gst_harness_set_src_caps(b, raw_caps("RGBA", 8, 8));
+    gst_harness_set_sink_caps(b, gst_caps_from_string("video/x-raw,format=GRAY8")); // blur keeps format
+    EXPECT_EQ(gst_harness_push(b, make_buffer("RGBA", 8, 8, pattern)), GST_FLOW_NOT_NEGOTIATED);
+    gst_harness_teardown(b);
+}
+
+TEST_F(Elements, PropertiesHaveDescriptorRangesAndDefaults)
+{
+    GstElement *blur = gst_element_factory_make("cudablur", nullptr);
+    ASSERT_NE(blur, nullptr);
+    GParamSpec *sigma = g_object_class_find_property(G_OBJECT_GET_CLASS(blur), "sigma");
+    ASSERT_NE(sigma, nullptr);
+    EXPECT_EQ(G_PARAM_SPEC_DOUBLE(sigma)->default_value, 1.0);
+    EXPECT_GE(G_PARAM_SPEC_DOUBLE(sigma)->maximum, 64.0);
+    ASSERT_NE(g_object_class_find_property(G_OBJECT_GET_CLASS(blur), "kernel-size"), nullptr);
+    ASSERT_NE(g_object_class_find_property(G_OBJECT_GET_CLASS(blur), "cuda-device-id"), nullptr);
+    gst_util_set_object_arg(G_OBJECT(blur), "border", "reflect");
+    gint border = -1;
+    g_object_get(blur, "border", &border, nullptr);
+    EXPECT_EQ(border, 2);
+    gdouble s = 0;
+    g_object_set(blur, "sigma", 4.0, nullptr);
+    g_object_get(blur, "sigma", &s, nullptr);
+    EXPECT_EQ(s, 4.0);
+    gst_object_unref(blur);
+    GstElement *gray = gst_element_factory_make("cudagray", nullptr);
+    ASSERT_NE(g_object_class_find_property(G_OBJECT_GET_CLASS(gray), "matrix"), nullptr);
+    gint dev = 0;
+    g_object_get(gray, "cuda-device-id", &dev, nullptr);
+    EXPECT_EQ(dev, -1);
+    gst_object_unref(gray);
+}
