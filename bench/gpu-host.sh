@@ -41,7 +41,7 @@ export CF_DEMO_INPUT=$dev/data/vtest.mp4
 GST_PLUGIN_SYSTEM_PATH=$nonv GST_REGISTRY=/tmp/reg-nonv.bin \
     bash -c 'time pipelines/demo.sh /tmp/demo-nonv'
 grep -o "cudagray0.GstPad:src: caps = [^,]*" /tmp/demo-nonv/demo.log | head -1
-GST_PLUGIN_SYSTEM_PATH=$nonv GST_REGISTRY=/tmp/reg-nonv.bin run /usr/bin/python3 tests/test_demo.py
+GST_PLUGIN_SYSTEM_PATH=$nonv GST_REGISTRY=/tmp/reg-nonv.bin run python3 tests/test_demo.py
 cp /tmp/demo-nonv/contact-sheet.png "$OUT/" 2>/dev/null
 
 step demo pipeline with nvcodec present

@@ -71,12 +71,19 @@ cf_filter *cf_filter_new(const char *name)
     return f;
 }
 
+void cf_filter_release_scratch(cf_filter *filter)
+{
+    if (!filter)
+        return;
+    cf_scratch_release(&filter->host_scratch);
+    cf_scratch_release(&filter->device_scratch);
+}
+
 void cf_filter_free(cf_filter **filter)
 {
     if (!filter || !*filter)
         return;
-    cf_scratch_release(&(*filter)->host_scratch);
-    cf_scratch_release(&(*filter)->device_scratch);
+    cf_filter_release_scratch(*filter);
     free((*filter)->values);
     free(*filter);
     *filter = NULL;

@@ -44,10 +44,10 @@ gst-launch-1.0 -q compositor name=mix sink_1::xpos="${width:-768}" ! videoconver
     t. ! queue ! videoconvert ! mix.sink_0 \
     t. ! queue ! videoconvert ! $filters ! videoconvert ! mix.sink_1 >/dev/null
 
+# Each filter reports once where it ran ("cudafilters path: GPU, ..." or
+# "cudafilters path: CPU reference (...)").
+grep -o "cudafilters path: .*" "$log" | sort -u | sed 's/^/demo: /'
 if grep -q "cudagray0.GstPad:src: caps = video/x-raw(memory:CUDAMemory)" "$log"; then
-    path="GPU (CUDA memory end to end)"
-else
-    path="CPU reference (no usable GPU)"
+    echo "demo: frames stayed in CUDA memory between the filters"
 fi
-echo "demo: filters ran on: $path"
 echo "demo: wrote $outdir/demo.mp4 and $outdir/contact-sheet.png"

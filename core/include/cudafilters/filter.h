@@ -72,6 +72,11 @@ typedef struct cf_filter cf_filter;
 CF_API cf_filter *cf_filter_new(const char *name);
 /* Frees *filter and sets it to NULL. NULL or *filter == NULL is a no-op. */
 CF_API void cf_filter_free(cf_filter **filter);
+/* Frees the instance's scratch memory (host and GPU) and keeps its
+ * parameters; the next run allocates again. Call it with the CUDA context
+ * current that was current at the first GPU run, e.g. before that context
+ * goes away. NULL is a no-op. */
+CF_API void cf_filter_release_scratch(cf_filter *filter);
 
 CF_API const cf_filter_desc *cf_filter_get_desc(const cf_filter *filter);
 

@@ -1,0 +1,55 @@
+/* cudafilters GStreamer plugin: the base transform shared by every element.
+ *
+ * It owns what all elements have in common: GPU detection, the shared
+ * GstCudaContext ("gst.cuda.context"), one CUDA stream, caps in the two
+ * memory kinds (memory:CUDAMemory and system memory), CUDA buffer pools,
+ * frame mapping and error reporting. A subclass says how one caps structure
+ * transforms and does the work on one pair of frames. */
+#ifndef GST_CF_BASE_TRANSFORM_H
+#define GST_CF_BASE_TRANSFORM_H
+
+#include <gst/base/gstbasetransform.h>
+
+#include "gstcfutils.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CF_BASE_TRANSFORM (gst_cf_base_transform_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCfBaseTransform, gst_cf_base_transform, GST, CF_BASE_TRANSFORM,
+    GstBaseTransform)
+
+struct _GstCfBaseTransformClass
+{
+  GstBaseTransformClass parent_class;
+
+  /* Appends to @out what caps structure @s (with @features) on the pad of
+   * @direction becomes on the other pad. Memory features other than
+   * memory:CUDAMemory count as system memory. Required. */
+  void (*transform_structure) (GstCfBaseTransform * self, GstPadDirection direction,
+      const GstStructure * s, const GstCapsFeatures * features, GstCaps * out);
+
+  /* Checks a negotiated format pair beyond what transform_structure
+   * allows; returns FALSE after posting an error. Optional. */
+  gboolean (*check_formats) (GstCfBaseTransform * self, cf_format in_format,
+      cf_format out_format);
+
+  /* Does the work on one frame pair. When either frame is in device memory
+   * the element's CUDA context is pushed and @stream is the element's
+   * stream (the base synchronises it afterwards); otherwise @stream is
+   * NULL. On failure cf_last_error() must describe it. Required. */
+  cf_status (*process) (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
+      cf_stream stream);
+
+  /* Frees GPU memory the subclass holds, called from stop() with the
+   * context still pushed, since that memory belongs to it. Optional. */
+  void (*release_gpu) (GstCfBaseTransform * self);
+};
+
+/* Adds the sink and src pad templates: @in_formats and @out_formats,
+ * each in CUDA memory (listed first) and in system memory, any size. */
+void gst_cf_base_transform_class_add_templates (GstElementClass * klass, guint32 in_formats,
+    guint32 out_formats);
+
+G_END_DECLS
+
+#endif

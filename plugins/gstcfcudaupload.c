@@ -1,0 +1,86 @@
+/* cudafilters GStreamer plugin: cudaupload. */
+/**
+ * SECTION:element-cudaupload
+ * @title: cudaupload
+ *
+ * Copies system-memory video frames into CUDA memory
+ * (`video/x-raw(memory:CUDAMemory)`), so the cudafilters elements and
+ * nvcodec's elements that follow work on the GPU without further copies.
+ * Where downstream takes only system memory, or the machine has no usable
+ * GPU, it passes buffers through untouched.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=vtest.avi ! decodebin ! cudaupload ! cudagray ! \
+ *     cudablur sigma=2 ! cudadownload ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/gstcudamemory.h>
+
+#include "gstcfbasetransform.h"
+#include "gstcfelements.h"
+
+typedef struct
+{
+  GstCfBaseTransform parent;
+} GstCfCudaUpload;
+
+typedef struct
+{
+  GstCfBaseTransformClass parent_class;
+} GstCfCudaUploadClass;
+
+G_DEFINE_TYPE (GstCfCudaUpload, gst_cf_cuda_upload, GST_TYPE_CF_BASE_TRANSFORM);
+
+/* System memory becomes CUDA memory (preferred) or stays (passthrough);
+ * CUDA memory stays. */
+static void
+gst_cf_cuda_upload_transform_structure (GstCfBaseTransform * self, GstPadDirection direction,
+    const GstStructure * s, const GstCapsFeatures * features, GstCaps * out)
+{
+  gboolean cuda = gst_cf_features_are_cuda (features);
+
+  (void) self;
+  if (direction == GST_PAD_SINK && !cuda)
+    gst_cf_caps_append (out, s, GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+  if (direction == GST_PAD_SRC && cuda)
+    gst_cf_caps_append (out, s, NULL);
+  gst_cf_caps_append (out, s, cuda ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : NULL);
+}
+
+static cf_status
+gst_cf_cuda_upload_process (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
+    cf_stream stream)
+{
+  (void) self;
+  return cf_frame_upload (in, out, stream);
+}
+
+static void
+gst_cf_cuda_upload_class_init (GstCfCudaUploadClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstCfBaseTransformClass *cf_class = GST_CF_BASE_TRANSFORM_CLASS (klass);
+
+  gst_element_class_set_static_metadata (element_class, "CUDA upload (cudafilters)",
+      "Filter/Video",
+      "Copies video frames from system memory into CUDA memory. Example: "
+      "gst-launch-1.0 filesrc location=vtest.avi ! decodebin ! cudaupload ! cudagray ! "
+      "cudablur sigma=2 ! cudadownload ! videoconvert ! autovideosink",
+      "cudafilters developers");
+  gst_cf_base_transform_class_add_templates (element_class, GST_CF_ALL_FORMATS,
+      GST_CF_ALL_FORMATS);
+  GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
+  cf_class->transform_structure = gst_cf_cuda_upload_transform_structure;
+  cf_class->process = gst_cf_cuda_upload_process;
+}
+
+static void
+gst_cf_cuda_upload_init (GstCfCudaUpload * self)
+{
+  (void) self;
+}

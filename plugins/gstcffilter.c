@@ -1,0 +1,402 @@
+/* cudafilters GStreamer plugin: one element per filter of the core registry.
+ *
+ * Element types are made at run time from the filter descriptors (the
+ * descriptor is the class data), so a filter added to the core's registry
+ * gets its element, properties and caps with no edit here. */
+/**
+ * SECTION:element-cudagray
+ * @title: cudagray, cudablur and the other filter elements
+ *
+ * Each filter of the cudafilters registry is an element named "cuda" + the
+ * filter's name, with one property per filter parameter (gst-inspect-1.0
+ * lists them) plus cuda-device-id. CUDA input gives CUDA output, system
+ * input gives system output. On a machine with a usable GPU the CUDA
+ * kernels always run (system-memory frames are staged through GPU memory);
+ * without one the bit-identical CPU reference runs. Each element posts one
+ * INFO message saying which path it took.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=vtest.avi ! decodebin ! cudaupload ! cudagray ! \
+ *     cudablur sigma=2 ! cudadownload ! videoconvert ! autovideosink
+ * ]|
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12 ! cudaupload ! \
+ *     cudablur sigma=3 border=replicate ! cudadownload ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/gstcudamemory.h>
+
+#include "gstcfbasetransform.h"
+#include "gstcfelements.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
+#define GST_CAT_DEFAULT gst_cf_debug
+
+typedef struct
+{
+  GstCfBaseTransform parent;
+  GMutex lock;        /* guards filter: properties vs the streaming thread */
+  cf_filter *filter;  /* NULL only if allocation failed */
+} GstCfFilter;
+
+typedef struct
+{
+  GstCfBaseTransformClass parent_class;
+  const cf_filter_desc *desc;
+} GstCfFilterClass;
+
+#define GST_CF_FILTER(obj) ((GstCfFilter *) (obj))
+#define GST_CF_FILTER_GET_CLASS(obj) ((GstCfFilterClass *) G_OBJECT_GET_CLASS (obj))
+
+static gpointer parent_class = NULL;
+
+/* ---- names ---- */
+
+/* "kernel-size" -> "KernelSize", for GType names. */
+static void
+append_camel (GString * s, const gchar * name)
+{
+  gboolean upper = TRUE;
+
+  for (; *name; name++) {
+    if (!g_ascii_isalnum (*name)) {
+      upper = TRUE;
+      continue;
+    }
+    g_string_append_c (s, upper ? g_ascii_toupper (*name) : *name);
+    upper = FALSE;
+  }
+}
+
+/* Interned "GstCf" + camel-cased parts, e.g. GstCfBlurBorder. */
+static const gchar *
+type_name (const gchar * a, const gchar * b)
+{
+  GString *s = g_string_new ("GstCf");
+  const gchar *interned;
+
+  append_camel (s, a);
+  append_camel (s, b);
+  interned = g_intern_string (s->str);
+  g_string_free (s, TRUE);
+  return interned;
+}
+
+/* ---- properties ---- */
+
+/* An enum type for an enum parameter's choices, registered once; the
+ * values live as long as the type, i.e. for the process. */
+static GType
+enum_type (const cf_filter_desc * desc, const cf_param_desc * p)
+{
+  const gchar *name = type_name (desc->name, p->name);
+  GType type = g_type_from_name (name);
+  GEnumValue *values;
+  int n = 0;
+
+  if (type)
+    return type;
+  while (p->choices[n])
+    n++;
+  values = g_new0 (GEnumValue, n + 1);
+  for (int i = 0; i < n; i++) {
+    values[i].value = i;
+    values[i].value_name = p->choices[i];
+    values[i].value_nick = p->choices[i];
+  }
+  return g_enum_register_static (name, values);
+}
+
+static GParamSpec *
+param_spec (const cf_filter_desc * desc, const cf_param_desc * p)
+{
+  /* The descriptor's strings are static; the blurb is interned. */
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+  gchar *text = p->unit[0] ? g_strdup_printf ("%s (%s)", p->summary, p->unit)
+      : g_strdup (p->summary);
+  const gchar *blurb = g_intern_string (text);
+
+  g_free (text);
+  switch (p->type) {
+    case CF_PARAM_DOUBLE:
+      return g_param_spec_double (p->name, p->name, blurb, p->min, p->max, p->default_value,
+          flags);
+    case CF_PARAM_INT:
+      return g_param_spec_int (p->name, p->name, blurb, (gint) p->min, (gint) p->max,
+          (gint) p->default_value, flags);
+    case CF_PARAM_ENUM:
+      return g_param_spec_enum (p->name, p->name, blurb, enum_type (desc, p),
+          (gint) p->default_value, flags);
+  }
+  return NULL;
+}
+
+/* Property ids are 1 + the parameter's index. */
+static const cf_param_desc *
+param_of (GObject * object, guint prop_id)
+{
+  const cf_filter_desc *desc = GST_CF_FILTER_GET_CLASS (object)->desc;
+
+  return prop_id >= 1 && prop_id <= (guint) desc->n_params ? &desc->params[prop_id - 1] : NULL;
+}
+
+static void
+gst_cf_filter_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  GstCfFilter *self = GST_CF_FILTER (object);
+  const cf_param_desc *p = param_of (object, prop_id);
+  gchar *error = NULL;
+  double v;
+
+  if (!p) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  v = p->type == CF_PARAM_DOUBLE ? g_value_get_double (value)
+      : p->type == CF_PARAM_INT ? g_value_get_int (value) : g_value_get_enum (value);
+  g_mutex_lock (&self->lock);
+  if (cf_filter_set_double (self->filter, p->name, v) != CF_OK)
+    error = g_strdup (cf_last_error ());
+  g_mutex_unlock (&self->lock);
+  /* GParamSpec ranges catch most bad values; this is the rest (sigma 0,
+   * an even kernel-size). Like GObject, warn and keep the old value. */
+  if (error) {
+    g_warning ("%s: %s; keeping the previous value", GST_OBJECT_NAME (self), error);
+    g_free (error);
+  }
+}
+
+static void
+gst_cf_filter_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstCfFilter *self = GST_CF_FILTER (object);
+  const cf_param_desc *p = param_of (object, prop_id);
+  double v = 0;
+
+  if (!p) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  g_mutex_lock (&self->lock);
+  if (cf_filter_get_double (self->filter, p->name, &v) != CF_OK)
+    v = p->default_value;
+  g_mutex_unlock (&self->lock);
+  if (p->type == CF_PARAM_DOUBLE)
+    g_value_set_double (value, v);
+  else if (p->type == CF_PARAM_INT)
+    g_value_set_int (value, (gint) v);
+  else
+    g_value_set_enum (value, (gint) v);
+}
+
+/* ---- caps ---- */
+
+/* Output format for @in with the current parameters, or UNKNOWN. */
+static cf_format
+output_format (GstCfFilter * self, cf_format in)
+{
+  cf_format out = CF_FORMAT_UNKNOWN;
+
+  g_mutex_lock (&self->lock);
+  if (cf_filter_get_output_format (self->filter, in, &out) != CF_OK)
+    out = CF_FORMAT_UNKNOWN;
+  g_mutex_unlock (&self->lock);
+  return out;
+}
+
+/* Formats keep their memory kind; sink formats map to src formats through
+ * the filter's output rule, and src formats back to every input format
+ * that gives them. */
+static void
+gst_cf_filter_transform_structure (GstCfBaseTransform * base, GstPadDirection direction,
+    const GstStructure * s, const GstCapsFeatures * features, GstCaps * out)
+{
+  GstCfFilter *self = GST_CF_FILTER (base);
+  const cf_filter_desc *desc = GST_CF_FILTER_GET_CLASS (self)->desc;
+  guint32 given = gst_cf_structure_get_formats (s), result = 0;
+  gboolean same = TRUE;
+  GstStructure *copy;
+
+  for (int i = 0; i < desc->n_formats; i++) {
+    cf_format in = desc->formats[i], o = output_format (self, in);
+    guint32 from = GST_CF_FORMAT_BIT (direction == GST_PAD_SINK ? in : o);
+    guint32 to = GST_CF_FORMAT_BIT (direction == GST_PAD_SINK ? o : in);
+    if (o == CF_FORMAT_UNKNOWN || !(given & from))
+      continue;
+    result |= to;
+    same = same && in == o;
+  }
+  if (!result)
+    return;
+  copy = gst_structure_copy (s);
+  gst_cf_structure_set_formats (copy, result);
+  /* Colorimetry and chroma siting describe the other format. */
+  if (!same)
+    gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
+  gst_cf_caps_append (out, copy,
+      gst_cf_features_are_cuda (features) ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : NULL);
+  gst_structure_free (copy);
+}
+
+static gboolean
+gst_cf_filter_check_formats (GstCfBaseTransform * base, cf_format in_format,
+    cf_format out_format)
+{
+  cf_format expected = output_format (GST_CF_FILTER (base), in_format);
+
+  if (expected == out_format)
+    return TRUE;
+  GST_ELEMENT_ERROR (base, CORE, NEGOTIATION,
+      ("Output format %s does not match the filter's output %s for input %s.",
+          cf_format_name (out_format), cf_format_name (expected),
+          cf_format_name (in_format)), (NULL));
+  return FALSE;
+}
+
+/* ---- processing ---- */
+
+static cf_status
+gst_cf_filter_process (GstCfBaseTransform * base, const cf_frame * in, cf_frame * out,
+    cf_stream stream)
+{
+  GstCfFilter *self = GST_CF_FILTER (base);
+  cf_status status;
+
+  g_mutex_lock (&self->lock);
+  status = cf_filter_run (self->filter, in, out, stream);
+  g_mutex_unlock (&self->lock);
+  return status;
+}
+
+/* The instance's GPU scratch belongs to the context being released. */
+static void
+gst_cf_filter_release_gpu (GstCfBaseTransform * base)
+{
+  GstCfFilter *self = GST_CF_FILTER (base);
+
+  g_mutex_lock (&self->lock);
+  cf_filter_release_scratch (self->filter);
+  g_mutex_unlock (&self->lock);
+}
+
+/* ---- type ---- */
+
+static void
+gst_cf_filter_finalize (GObject * object)
+{
+  GstCfFilter *self = GST_CF_FILTER (object);
+
+  /* stop() already freed any GPU scratch; what is left is host memory. */
+  cf_filter_free (&self->filter);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* Formats the filter produces from its inputs, with default parameters. */
+static guint32
+default_output_formats (const cf_filter_desc * desc)
+{
+  cf_filter *filter = cf_filter_new (desc->name);
+  guint32 set = 0;
+
+  for (int i = 0; filter && i < desc->n_formats; i++) {
+    cf_format out;
+    if (cf_filter_get_output_format (filter, desc->formats[i], &out) == CF_OK)
+      set |= GST_CF_FORMAT_BIT (out);
+  }
+  cf_filter_free (&filter);
+  return set;
+}
+
+static void
+set_metadata (GstElementClass * element_class, const cf_filter_desc * desc)
+{
+  gchar *longname = g_strdup_printf ("CUDA %s (cudafilters)", desc->name);
+  gchar *description = g_strdup_printf ("%s. %s Example: gst-launch-1.0 videotestsrc ! "
+      "cudaupload ! cuda%s ! cudadownload ! videoconvert ! autovideosink", desc->summary,
+      desc->description, desc->name);
+
+  gst_element_class_set_metadata (element_class, longname, "Filter/Effect/Video",
+      description, "cudafilters developers");
+  g_free (longname);
+  g_free (description);
+}
+
+static void
+gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (g_class);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (g_class);
+  GstCfBaseTransformClass *cf_class = GST_CF_BASE_TRANSFORM_CLASS (g_class);
+  const cf_filter_desc *desc = class_data;
+  guint32 in_formats = 0;
+
+  parent_class = g_type_class_peek_parent (g_class);
+  ((GstCfFilterClass *) g_class)->desc = desc;
+  gobject_class->set_property = gst_cf_filter_set_property;
+  gobject_class->get_property = gst_cf_filter_get_property;
+  gobject_class->finalize = gst_cf_filter_finalize;
+  for (int i = 0; i < desc->n_params; i++)
+    g_object_class_install_property (gobject_class, (guint) i + 1,
+        param_spec (desc, &desc->params[i]));
+
+  set_metadata (element_class, desc);
+  for (int i = 0; i < desc->n_formats; i++)
+    in_formats |= GST_CF_FORMAT_BIT (desc->formats[i]);
+  gst_cf_base_transform_class_add_templates (element_class, in_formats,
+      default_output_formats (desc));
+
+  cf_class->transform_structure = gst_cf_filter_transform_structure;
+  cf_class->check_formats = gst_cf_filter_check_formats;
+  cf_class->process = gst_cf_filter_process;
+  cf_class->release_gpu = gst_cf_filter_release_gpu;
+}
+
+static void
+gst_cf_filter_init (GTypeInstance * instance, gpointer g_class)
+{
+  GstCfFilter *self = GST_CF_FILTER (instance);
+
+  g_mutex_init (&self->lock);
+  self->filter = cf_filter_new (((GstCfFilterClass *) g_class)->desc->name);
+  if (!self->filter)
+    GST_ERROR_OBJECT (self, "cannot create the filter: %s", cf_last_error ());
+}
+
+static GType
+filter_type (const cf_filter_desc * desc)
+{
+  const gchar *name = type_name ("Cuda", desc->name);
+  GType type = g_type_from_name (name);
+  const GTypeInfo info = {
+    .class_size = sizeof (GstCfFilterClass),
+    .class_init = gst_cf_filter_class_init,
+    .class_data = desc,
+    .instance_size = sizeof (GstCfFilter),
+    .instance_init = gst_cf_filter_init,
+  };
+
+  return type ? type : g_type_register_static (GST_TYPE_CF_BASE_TRANSFORM, name, &info, 0);
+}
+
+gboolean
+gst_cf_filters_register (GstPlugin * plugin)
+{
+  gboolean ok = TRUE;
+
+  for (int i = 0; i < cf_filter_registry_count (); i++) {
+    const cf_filter_desc *desc = cf_filter_registry_get (i);
+    gchar *factory = g_strconcat ("cuda", desc->name, NULL);
+    ok = gst_element_register (plugin, factory, GST_RANK_NONE, filter_type (desc)) && ok;
+    g_free (factory);
+  }
+  return ok;
+}
