@@ -10,7 +10,7 @@ OUT=${OUT:-/tmp/cf-out}
 mkdir -p "$OUT"
 exec > >(tee "$OUT/gpu-host.log") 2>&1
 step() { echo; echo "=== $* ==="; }
-run() { echo "\$ $*"; "$@"; echo "[exit $?]"; }
+run() { echo "\$ $*"; timeout 240 "$@"; echo "[exit $?]"; }
 
 step machine
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
@@ -66,7 +66,7 @@ if command -v compute-sanitizer >/dev/null; then
     run compute-sanitizer --tool memcheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
         --gtest_filter=-*TallFrame*
     run compute-sanitizer --tool racecheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
-        --gtest_filter=*BlurLargeSigma*
+        --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*
 else
     echo "compute-sanitizer not found"
 fi
