@@ -120,10 +120,9 @@ cf_status cf_filter_set_double(cf_filter *filter, const char *param, double valu
     const cf_param_desc *p = &filter->desc->params[i];
     const char *f = filter->desc->name;
     double max = p->type == CF_PARAM_ENUM ? enum_count(p) - 1 : p->max;
-    bool below = p->min_exclusive ? !(value > p->min) : !(value >= p->min);
-    if (isnan(value) || below || value > max)
-        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%g is out of range %c%g, %g]", f,
-                            p->name, value, p->min_exclusive ? '(' : '[', p->min, max);
+    if (isnan(value) || value < p->min || value > max)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%g is out of range [%g, %g]", f,
+                            p->name, value, p->min, max);
     if (p->type != CF_PARAM_DOUBLE && value != floor(value))
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%g must be a whole number", f,
                             p->name, value);
@@ -177,15 +176,36 @@ cf_status cf_filter_get_double(const cf_filter *filter, const char *param, doubl
     return CF_OK;
 }
 
+int cf_filter_get_output_formats(const cf_filter *filter, cf_format input, cf_format *out,
+                                 int max)
+{
+    if (!filter || !cf_filter_desc_accepts(filter->desc, input))
+        return 0;
+    cf_format all[CF_MAX_OUTPUT_FORMATS];
+    int n = filter->desc->impl->output_formats(filter->values, input, all);
+    for (int i = 0; out && i < n && i < max; i++)
+        out[i] = all[i];
+    return n;
+}
+
 cf_status cf_filter_get_output_format(const cf_filter *filter, cf_format input, cf_format *output)
 {
     if (!filter || !output)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_filter_get_output_format: NULL argument");
-    if (!cf_filter_desc_accepts(filter->desc, input))
+    if (cf_filter_get_output_formats(filter, input, output, 1) == 0)
         return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT, "filter '%s' does not accept %s",
                             filter->desc->name, cf_format_name(input));
-    *output = filter->desc->impl->output_format(filter->values, input);
     return CF_OK;
+}
+
+static bool produces(const cf_filter *filter, cf_format input, cf_format output)
+{
+    cf_format all[CF_MAX_OUTPUT_FORMATS];
+    int n = cf_filter_get_output_formats(filter, input, all, CF_MAX_OUTPUT_FORMATS);
+    for (int i = 0; i < n; i++)
+        if (all[i] == output)
+            return true;
+    return false;
 }
 
 cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst, cf_stream stream)
@@ -197,7 +217,8 @@ cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst, c
     const char *name = filter->desc->name;
     cf_format out;
     CF_TRY(cf_filter_get_output_format(filter, src->format, &out));
-    if (dst->format != out || dst->width != src->width || dst->height != src->height)
+    if (!produces(filter, src->format, dst->format) || dst->width != src->width ||
+        dst->height != src->height)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
                             "%s: %s %dx%d input needs a %s %dx%d output, got %s %dx%d", name,
                             cf_format_name(src->format), src->width, src->height,

@@ -3,19 +3,27 @@
 #include "cudafilters/format.h"
 
 #define NONE -1, -1, -1, -1
+#define BYTE 1, 8, 0
 
-/* Component offsets follow GStreamer's definitions of each format. */
+/* Component offsets and sample layouts follow GStreamer's definitions. */
 static const cf_format_info format_table[CF_FORMAT_COUNT] = {
-    [CF_FORMAT_GRAY8] = { CF_FORMAT_GRAY8, "GRAY8", 1, { 1 }, { 0 }, { 0 }, false, NONE },
-    [CF_FORMAT_RGBA] = { CF_FORMAT_RGBA, "RGBA", 1, { 4 }, { 0 }, { 0 }, false, 0, 1, 2, 3 },
-    [CF_FORMAT_BGRA] = { CF_FORMAT_BGRA, "BGRA", 1, { 4 }, { 0 }, { 0 }, false, 2, 1, 0, 3 },
-    [CF_FORMAT_RGBX] = { CF_FORMAT_RGBX, "RGBx", 1, { 4 }, { 0 }, { 0 }, false, 0, 1, 2, -1 },
-    [CF_FORMAT_BGRX] = { CF_FORMAT_BGRX, "BGRx", 1, { 4 }, { 0 }, { 0 }, false, 2, 1, 0, -1 },
-    [CF_FORMAT_RGB] = { CF_FORMAT_RGB, "RGB", 1, { 3 }, { 0 }, { 0 }, false, 0, 1, 2, -1 },
-    [CF_FORMAT_BGR] = { CF_FORMAT_BGR, "BGR", 1, { 3 }, { 0 }, { 0 }, false, 2, 1, 0, -1 },
-    [CF_FORMAT_NV12] = { CF_FORMAT_NV12, "NV12", 2, { 1, 2 }, { 0, 1 }, { 0, 1 }, true, NONE },
-    [CF_FORMAT_I420] = { CF_FORMAT_I420, "I420", 3, { 1, 1, 1 }, { 0, 1, 1 }, { 0, 1, 1 }, true,
+    [CF_FORMAT_GRAY8] = { CF_FORMAT_GRAY8, "GRAY8", 1, { 1 }, { 0 }, { 0 }, false, BYTE, NONE },
+    [CF_FORMAT_RGBA] = { CF_FORMAT_RGBA, "RGBA", 1, { 4 }, { 0 }, { 0 }, false, BYTE, 0, 1, 2, 3 },
+    [CF_FORMAT_BGRA] = { CF_FORMAT_BGRA, "BGRA", 1, { 4 }, { 0 }, { 0 }, false, BYTE, 2, 1, 0, 3 },
+    [CF_FORMAT_RGBX] = { CF_FORMAT_RGBX, "RGBx", 1, { 4 }, { 0 }, { 0 }, false, BYTE, 0, 1, 2, -1 },
+    [CF_FORMAT_BGRX] = { CF_FORMAT_BGRX, "BGRx", 1, { 4 }, { 0 }, { 0 }, false, BYTE, 2, 1, 0, -1 },
+    [CF_FORMAT_RGB] = { CF_FORMAT_RGB, "RGB", 1, { 3 }, { 0 }, { 0 }, false, BYTE, 0, 1, 2, -1 },
+    [CF_FORMAT_BGR] = { CF_FORMAT_BGR, "BGR", 1, { 3 }, { 0 }, { 0 }, false, BYTE, 2, 1, 0, -1 },
+    [CF_FORMAT_NV12] = { CF_FORMAT_NV12, "NV12", 2, { 1, 2 }, { 0, 1 }, { 0, 1 }, true, BYTE,
                          NONE },
+    [CF_FORMAT_I420] = { CF_FORMAT_I420, "I420", 3, { 1, 1, 1 }, { 0, 1, 1 }, { 0, 1, 1 }, true,
+                         BYTE, NONE },
+    [CF_FORMAT_GRAY16_LE] = { CF_FORMAT_GRAY16_LE, "GRAY16_LE", 1, { 2 }, { 0 }, { 0 }, false,
+                              2, 16, 0, NONE },
+    [CF_FORMAT_P010_10LE] = { CF_FORMAT_P010_10LE, "P010_10LE", 2, { 2, 4 }, { 0, 1 }, { 0, 1 },
+                              true, 2, 10, 6, NONE },
+    [CF_FORMAT_I420_10LE] = { CF_FORMAT_I420_10LE, "I420_10LE", 3, { 2, 2, 2 }, { 0, 1, 1 },
+                              { 0, 1, 1 }, true, 2, 10, 0, NONE },
 };
 
 const cf_format_info *cf_format_get_info(cf_format format)

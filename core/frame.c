@@ -32,6 +32,12 @@ cf_status cf_frame_validate(const cf_frame *frame)
             return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
                                 "%s frame %dx%d: plane %d pitch %zu < row bytes %zu", info->name,
                                 frame->width, frame->height, p, frame->pitch[p], row);
+        /* 16-bit samples are read as 16-bit words. */
+        if (((uintptr_t)frame->data[p] | frame->pitch[p]) % (size_t)info->sample_bytes)
+            return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                                "%s frame: plane %d address or pitch %zu is not a multiple of "
+                                "the %d-byte sample",
+                                info->name, p, frame->pitch[p], info->sample_bytes);
     }
     return CF_OK;
 }

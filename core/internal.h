@@ -41,14 +41,17 @@ typedef struct cf_scratch {
 cf_status cf_scratch_reserve(cf_scratch *scratch, size_t bytes, cf_memory memory, void **ptr);
 void cf_scratch_release(cf_scratch *scratch);
 
+#define CF_MAX_OUTPUT_FORMATS 4
+
 /* What a filter implements; the front-end code in filter.c checks
  * arguments once and then calls these. `values` holds one double per
  * descriptor parameter, in declaration order (enums as their index). */
 struct cf_filter_impl {
     /* Extra check of one value beyond its range (NULL: none). */
     cf_status (*check_param)(int index, double value);
-    /* Output format for an accepted input format. */
-    cf_format (*output_format)(const double *values, cf_format input);
+    /* Output formats for an accepted input format, preferred first, into
+     * out[0 .. CF_MAX_OUTPUT_FORMATS-1]; returns how many (>= 1). */
+    int (*output_formats)(const double *values, cf_format input, cf_format *out);
     /* CPU reference; defines the result. Frames are host memory. */
     cf_status (*run_cpu)(const double *values, const cf_frame *src, cf_frame *dst,
                          cf_scratch *scratch);

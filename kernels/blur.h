@@ -3,18 +3,22 @@
  * Kernel (OpenCV getGaussianKernel): g(i) = exp(-(i - r)^2 / (2 sigma^2)),
  * i = 0 .. ksize-1, r = ksize/2, normalised to sum 1, then rounded to Q16
  * fixed point with the rounding error put on the centre tap, so the taps sum
- * to exactly 65536 and a flat image stays flat. Size when kernel-size is 0:
- * OpenCV's rule for 8-bit images, ksize = round(6 sigma + 1) | 1.
+ * to exactly 65536 and a flat image stays flat. Size when kernel-size is 0,
+ * per direction (OpenCV's createGaussianKernels): round(6 sigma + 1) | 1 for
+ * 8-bit formats, round(8 sigma + 1) | 1 for 10- and 16-bit ones.
  *
- * Arithmetic, identical on CPU and GPU:
- *   horizontal: t = (sum w * p + 2^7) >> 8      p: 8-bit, t: 16-bit (8 fraction bits)
- *   vertical:   q = (sum w * t + 2^23) >> 24    q: 8-bit result
- * Both sums fit in uint32: 255 * 65536 and 65280 * 65536 + 2^23 < 2^32.
+ * Arithmetic on samples p of `depth` bits (P010's are shifted down first),
+ * identical on CPU and GPU:
+ *   horizontal: t = (sum wx * p + 2^7) >> 8     t keeps 8 fraction bits
+ *   vertical:   q = (sum wy * t + 2^23) >> 24   q: the result sample
+ * Bounds: sum wx * p <= 65535 * 65536 + 2^7 < 2^32, so the horizontal sum
+ * is 32-bit for every depth; the vertical sum needs 64 bits for 16-bit
+ * samples and fits 32 for 8-bit ones (65280 * 65536 + 2^23 < 2^32).
  *
  * Borders (OpenCV names): reflect101 gfedcb|abcdefgh|gfedcba, replicate
- * aaaaaa|abcdefgh|hhhhhhh, reflect fedcba|abcdefgh|hgfedcb. Indices are
- * folded as often as needed, so a kernel wider than the image never reads
- * outside it. */
+ * aaaaaa|abcdefgh|hhhhhhh, reflect fedcba|abcdefgh|hgfedcb, constant
+ * vvvvvv|abcdefgh|vvvvvvv (v = border-value). Indices fold as often as
+ * needed, so a kernel wider than the image never reads outside it. */
 #ifndef CUDAFILTERS_KERNELS_BLUR_H
 #define CUDAFILTERS_KERNELS_BLUR_H
 
@@ -24,23 +28,46 @@
 #include "cudafilters/frame.h"
 #include "internal.h"
 
-#define CF_BLUR_MAX_KSIZE 1023 /* taps; the largest kernel-size accepted */
-#define CF_BLUR_MAX_SIGMA 128.0 /* derived kernel 769 taps */
+#define CF_BLUR_MAX_KSIZE 1025 /* taps; 8 sigma + 1 for the largest sigma */
+#define CF_BLUR_MIN_SIGMA 0.01 /* a one-tap kernel: the identity */
+#define CF_BLUR_MAX_SIGMA 128.0
 #define CF_BLUR_WEIGHT_ONE 65536u
 
-typedef enum cf_border { CF_BORDER_REFLECT101, CF_BORDER_REPLICATE, CF_BORDER_REFLECT } cf_border;
+typedef enum cf_border {
+    CF_BORDER_REFLECT101,
+    CF_BORDER_REPLICATE,
+    CF_BORDER_REFLECT,
+    CF_BORDER_CONSTANT,
+} cf_border;
 
-/* Taps in Q16. Passed to CUDA kernels by value (4 KiB of kernel parameters). */
+/* Taps in Q16. Passed to CUDA kernels by value (4 KiB of parameters). */
 typedef struct cf_blur_kernel {
     int size; /* odd, 1 .. CF_BLUR_MAX_KSIZE */
     uint32_t w[CF_BLUR_MAX_KSIZE];
 } cf_blur_kernel;
 
-/* Source index for position i of a line of n samples under `border`. */
+/* One plane to blur: samples of `sample_bytes` bytes, `channels` per pixel. */
+typedef struct cf_blur_plane {
+    const uint8_t *src;
+    size_t src_pitch;
+    uint8_t *dst;
+    size_t dst_pitch;
+    int width, height;   /* pixels */
+    int channels;        /* interleaved components: 1..4 */
+    int sample_bytes;    /* 1 or 2 */
+    int shift;           /* bit position of the sample (P010: 6) */
+    int border;          /* cf_border */
+    uint32_t border_value; /* constant border, in sample units (already clamped) */
+} cf_blur_plane;
+
+/* Source index for position i of a line of n samples, or -1 for "the
+ * constant border value". */
 CF_HOSTDEV int cf_border_index(int i, int n, int border)
 {
     if ((unsigned)i < (unsigned)n)
         return i;
+    if (border == CF_BORDER_CONSTANT)
+        return -1;
     if (border == CF_BORDER_REPLICATE || n == 1)
         return i < 0 ? 0 : n - 1;
     if (border == CF_BORDER_REFLECT101) {
@@ -55,31 +82,32 @@ CF_HOSTDEV int cf_border_index(int i, int n, int border)
     return i < n ? i : period - 1 - i;
 }
 
-CF_HOSTDEV uint16_t cf_blur_round_h(uint32_t sum)
+CF_HOSTDEV uint32_t cf_blur_round_h(uint32_t sum)
 {
-    return (uint16_t)((sum + (1u << 7)) >> 8);
+    return (sum + (1u << 7)) >> 8;
 }
 
-CF_HOSTDEV uint8_t cf_blur_round_v(uint32_t sum)
+CF_HOSTDEV uint32_t cf_blur_round_v(uint64_t sum)
 {
-    return (uint8_t)((sum + (1u << 23)) >> 24);
+    return (uint32_t)((sum + (1u << 23)) >> 24);
 }
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Kernel size for sigma: ksize if > 0, else OpenCV's 8-bit rule. */
-int cf_blur_kernel_size(double sigma, int ksize);
-/* Fills the Q16 taps. Errors: CF_ERROR_INVALID_ARGUMENT (size not odd or too big). */
-cf_status cf_blur_make_kernel(double sigma, int ksize, cf_blur_kernel *kernel);
-/* Bytes of scratch blur needs for a frame: one 16-bit intermediate plane. */
-size_t cf_blur_scratch_bytes(const cf_frame *src, size_t *tmp_pitch);
-/* Blurs every plane of src into dst (same format and size). tmp: scratch of
- * cf_blur_scratch_bytes() bytes in the frames' memory, tmp_pitch in bytes. */
-cf_status cf_blur_cpu(const cf_blur_kernel *kernel, int border, const cf_frame *src,
-                      cf_frame *dst, uint16_t *tmp, size_t tmp_pitch);
-cf_status cf_blur_cuda(const cf_blur_kernel *kernel, int border, const cf_frame *src,
-                       cf_frame *dst, uint16_t *tmp, size_t tmp_pitch, cf_stream stream);
+/* Kernel size: ksize if > 0, else OpenCV's rule for a sample depth. */
+int cf_blur_kernel_size(double sigma, int ksize, int depth);
+/* Fills the Q16 taps. Errors: CF_ERROR_INVALID_ARGUMENT (size not odd, or
+ * more than CF_BLUR_MAX_KSIZE taps). */
+cf_status cf_blur_make_kernel(double sigma, int ksize, int depth, cf_blur_kernel *kernel);
+/* Blurs one plane; tmp holds width*channels*height 32-bit intermediates
+ * with tmp_pitch bytes per row. */
+void cf_blur_plane_cpu(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
+                       const cf_blur_plane *plane, uint32_t *tmp, size_t tmp_pitch);
+/* Same on the GPU on `stream`; tmp is device memory of the same size. */
+cf_status cf_blur_plane_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
+                             const cf_blur_plane *plane, void *tmp, size_t tmp_pitch,
+                             cf_stream stream);
 #ifdef __cplusplus
 }
 #endif

@@ -5,39 +5,50 @@
 
 #include "blur.h"
 
-enum { PARAM_SIGMA, PARAM_KERNEL_SIZE, PARAM_BORDER };
+enum { PARAM_SIGMA, PARAM_SIGMA_Y, PARAM_KERNEL_SIZE, PARAM_BORDER, PARAM_BORDER_VALUE };
 
-static const char *const border_choices[] = { "reflect101", "replicate", "reflect", NULL };
+static const char *const border_choices[] = { "reflect101", "replicate", "reflect", "constant",
+                                              NULL };
 
 static const cf_param_desc blur_params[] = {
-    [PARAM_SIGMA] = { "sigma", "Gaussian standard deviation", "pixels", CF_PARAM_DOUBLE, 0.0,
-                      CF_BLUR_MAX_SIGMA, true, 1.0, NULL },
+    [PARAM_SIGMA] = { "sigma", "Gaussian standard deviation, horizontal (and vertical when "
+                               "sigma-y is 0)",
+                      "pixels", CF_PARAM_DOUBLE, CF_BLUR_MIN_SIGMA, CF_BLUR_MAX_SIGMA, 1.0, NULL },
+    [PARAM_SIGMA_Y] = { "sigma-y", "Vertical standard deviation; 0 uses sigma", "pixels",
+                        CF_PARAM_DOUBLE, 0.0, CF_BLUR_MAX_SIGMA, 0.0, NULL },
     [PARAM_KERNEL_SIZE] = { "kernel-size",
-                            "Taps per direction, odd; 0 derives it from sigma (OpenCV's "
-                            "8-bit rule, round(6*sigma+1)|1)",
-                            "pixels", CF_PARAM_INT, 0, CF_BLUR_MAX_KSIZE, false, 0, NULL },
+                            "Taps per direction, odd, at most 1025; 0 derives it from sigma "
+                            "like OpenCV: round(6*sigma+1)|1 for 8-bit formats, "
+                            "round(8*sigma+1)|1 for 10/16-bit ones",
+                            "pixels", CF_PARAM_INT, 0, CF_BLUR_MAX_KSIZE, 0, NULL },
     [PARAM_BORDER] = { "border",
-                       "How pixels beyond the edge are made: reflect101 (gfedcb|abcdefgh), "
-                       "replicate (aaaaaa|abcdefgh), reflect (fedcba|abcdefgh)",
-                       "", CF_PARAM_ENUM, 0, 2, false, CF_BORDER_REFLECT101, border_choices },
+                       "Pixels beyond the edge: reflect101 (gfedcb|abcdefgh), replicate "
+                       "(aaaaaa|abcdefgh), reflect (fedcba|abcdefgh), constant (border-value)",
+                       "", CF_PARAM_ENUM, 0, 3, CF_BORDER_REFLECT101, border_choices },
+    [PARAM_BORDER_VALUE] = { "border-value",
+                             "Sample value beyond the edge for border=constant, in the format's "
+                             "units (0-255 for 8-bit formats, 0-1023 for 10-bit; larger values "
+                             "are clamped); every component of every plane gets it",
+                             "", CF_PARAM_INT, 0, 65535, 0, NULL },
 };
 
 static const cf_format blur_formats[] = {
-    CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_BGRA, CF_FORMAT_RGBX, CF_FORMAT_BGRX,
-    CF_FORMAT_RGB,   CF_FORMAT_BGR,  CF_FORMAT_NV12, CF_FORMAT_I420,
+    CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,      CF_FORMAT_RGBX,
+    CF_FORMAT_BGRX,      CF_FORMAT_RGB,       CF_FORMAT_BGR,       CF_FORMAT_NV12,
+    CF_FORMAT_I420,      CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE,
 };
 
-int cf_blur_kernel_size(double sigma, int ksize)
+int cf_blur_kernel_size(double sigma, int ksize, int depth)
 {
     if (ksize > 0)
         return ksize;
     /* lrint rounds half to even like OpenCV's cvRound. */
-    return (int)lrint(sigma * 6.0 + 1.0) | 1;
+    return (int)lrint(sigma * (depth == 8 ? 6.0 : 8.0) + 1.0) | 1;
 }
 
-cf_status cf_blur_make_kernel(double sigma, int ksize, cf_blur_kernel *kernel)
+cf_status cf_blur_make_kernel(double sigma, int ksize, int depth, cf_blur_kernel *kernel)
 {
-    int n = cf_blur_kernel_size(sigma, ksize);
+    int n = cf_blur_kernel_size(sigma, ksize, depth);
     if (!(sigma > 0) || n % 2 == 0 || n > CF_BLUR_MAX_KSIZE)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
                             "blur: sigma %g with kernel-size %d gives %d taps (must be odd, at "
@@ -61,59 +72,83 @@ cf_status cf_blur_make_kernel(double sigma, int ksize, cf_blur_kernel *kernel)
     return CF_OK;
 }
 
-size_t cf_blur_scratch_bytes(const cf_frame *src, size_t *tmp_pitch)
-{
-    const cf_format_info *info = cf_format_get_info(src->format);
-    size_t pitch = 0, rows = 0;
-    for (int p = 0; p < info->n_planes; p++) {
-        size_t row = cf_format_plane_row_bytes(src->format, p, src->width) * sizeof(uint16_t);
-        size_t h = (size_t)cf_format_plane_height(src->format, p, src->height);
-        if (row > pitch) pitch = row;
-        if (h > rows) rows = h;
-    }
-    pitch = (pitch + 255) / 256 * 256;
-    *tmp_pitch = pitch;
-    return pitch * rows;
-}
-
 static cf_status blur_check_param(int index, double value)
 {
+    if (index == PARAM_SIGMA_Y && value > 0 && value < CF_BLUR_MIN_SIGMA)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                            "blur: sigma-y=%g must be 0 (same as sigma) or at least %g", value,
+                            CF_BLUR_MIN_SIGMA);
     if (index == PARAM_KERNEL_SIZE && value != 0 && fmod(value, 2.0) == 0)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
                             "blur: kernel-size=%g must be odd (or 0 to derive it from sigma)",
                             value);
-    if (index == PARAM_SIGMA && cf_blur_kernel_size(value, 0) > CF_BLUR_MAX_KSIZE)
-        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "blur: sigma=%g needs too many taps",
-                            value);
     return CF_OK;
 }
 
-static cf_format blur_output_format(const double *values, cf_format input)
+static int blur_output_formats(const double *values, cf_format input, cf_format *out)
 {
     (void)values;
-    return input;
+    out[0] = input;
+    return 1;
 }
 
-typedef cf_status (*blur_impl_fn)(const cf_blur_kernel *, int, const cf_frame *, cf_frame *,
-                                  uint16_t *, size_t, cf_stream);
+/* One 32-bit intermediate per sample of the largest plane; rows 256-byte aligned. */
+static size_t scratch_bytes(const cf_frame *src, size_t *tmp_pitch)
+{
+    const cf_format_info *info = cf_format_get_info(src->format);
+    size_t pitch = 0, rows = 0;
+    for (int p = 0; p < info->n_planes; p++) {
+        size_t samples = cf_format_plane_row_bytes(src->format, p, src->width) /
+                         (size_t)info->sample_bytes;
+        size_t h = (size_t)cf_format_plane_height(src->format, p, src->height);
+        if (samples * sizeof(uint32_t) > pitch) pitch = samples * sizeof(uint32_t);
+        if (h > rows) rows = h;
+    }
+    *tmp_pitch = (pitch + 255) / 256 * 256;
+    return *tmp_pitch * rows;
+}
 
 static cf_status blur_run(const double *values, const cf_frame *src, cf_frame *dst,
                           cf_scratch *scratch, cf_memory memory, cf_stream stream)
 {
-    cf_blur_kernel kernel;
-    CF_TRY(cf_blur_make_kernel(values[PARAM_SIGMA], (int)values[PARAM_KERNEL_SIZE], &kernel));
+    const cf_format_info *info = cf_format_get_info(src->format);
+    double sigma = values[PARAM_SIGMA];
+    double sigma_y = values[PARAM_SIGMA_Y] > 0 ? values[PARAM_SIGMA_Y] : sigma;
+    int ksize = (int)values[PARAM_KERNEL_SIZE];
+    cf_blur_kernel kx, ky;
+    CF_TRY(cf_blur_make_kernel(sigma, ksize, info->depth, &kx));
+    CF_TRY(cf_blur_make_kernel(sigma_y, ksize, info->depth, &ky));
     size_t tmp_pitch;
     void *tmp;
-    CF_TRY(cf_scratch_reserve(scratch, cf_blur_scratch_bytes(src, &tmp_pitch), memory, &tmp));
-    int border = (int)values[PARAM_BORDER];
-    if (memory == CF_MEMORY_HOST)
-        return cf_blur_cpu(&kernel, border, src, dst, tmp, tmp_pitch);
+    CF_TRY(cf_scratch_reserve(scratch, scratch_bytes(src, &tmp_pitch), memory, &tmp));
+    uint32_t max_value = (1u << info->depth) - 1;
+    uint32_t border_value = (uint32_t)values[PARAM_BORDER_VALUE];
+    for (int p = 0; p < info->n_planes; p++) {
+        cf_blur_plane plane = {
+            src->data[p],
+            src->pitch[p],
+            dst->data[p],
+            dst->pitch[p],
+            cf_format_plane_width(src->format, p, src->width),
+            cf_format_plane_height(src->format, p, src->height),
+            info->pixel_bytes[p] / info->sample_bytes,
+            info->sample_bytes,
+            info->shift,
+            (int)values[PARAM_BORDER],
+            border_value < max_value ? border_value : max_value,
+        };
+        if (memory == CF_MEMORY_HOST) {
+            cf_blur_plane_cpu(&kx, &ky, &plane, tmp, tmp_pitch);
+            continue;
+        }
 #ifdef CF_HAVE_CUDA
-    return cf_blur_cuda(&kernel, border, src, dst, tmp, tmp_pitch, stream);
+        CF_TRY(cf_blur_plane_cuda(&kx, &ky, &plane, tmp, tmp_pitch, stream));
 #else
-    (void)stream;
-    return cf_set_error(CF_ERROR_NO_DEVICE, "blur: built without CUDA");
+        (void)stream;
+        return cf_set_error(CF_ERROR_NO_DEVICE, "blur: built without CUDA");
 #endif
+    }
+    return CF_OK;
 }
 
 static cf_status blur_run_cpu(const double *values, const cf_frame *src, cf_frame *dst,
@@ -134,15 +169,17 @@ static cf_status blur_run_cuda(const double *values, const cf_frame *src, cf_fra
 #endif
 
 static const struct cf_filter_impl blur_impl = {
-    blur_check_param, blur_output_format, blur_run_cpu, BLUR_RUN_CUDA,
+    blur_check_param, blur_output_formats, blur_run_cpu, BLUR_RUN_CUDA,
 };
 
 const cf_filter_desc cf_filter_blur = {
     "blur",
     "Gaussian blur",
-    "Separable Gaussian blur of every plane (alpha and chroma too; NV12/I420 chroma is "
-    "blurred at its own plane size with the same sigma in chroma pixels), in integer "
-    "fixed point: the CPU and CUDA results are bit-identical.",
+    "Separable Gaussian blur of every plane (alpha and chroma too, as channels of "
+    "their own; NV12/I420 chroma is blurred at its own plane size with the same sigma "
+    "in chroma pixels), in integer fixed point: the CPU and CUDA results are "
+    "bit-identical, and within 1 of OpenCV GaussianBlur with the same sigma, size and "
+    "border. Kernels up to 1025 taps.",
     blur_params,
     (int)(sizeof blur_params / sizeof blur_params[0]),
     blur_formats,

@@ -1,41 +1,110 @@
-/* CUDA gray: same arithmetic as gray_cpu.c through gray.h. */
+/* CUDA gray: same arithmetic as gray_cpu.c through gray.h. One thread per
+ * pixel; grids stride over rows so any height fits the 65535 grid.y limit. */
 #include <cuda_runtime.h>
 
 #include "gray.h"
 
 namespace {
 
-/* One thread per output pixel; the grid strides over rows so any height
- * works within the 65535 grid.y limit. */
-__global__ void gray_packed_rgb(const uint8_t *__restrict__ src, size_t src_pitch, int bpp,
-                                int r_off, int g_off, int b_off, uint8_t *__restrict__ dst,
-                                size_t dst_pitch, int width, int height, cf_gray_weights w)
+unsigned grid_rows(int height)
+{
+    return (unsigned)(height < 65535 ? height : 65535);
+}
+
+template <bool Keep>
+__global__ void gray_rgb(const uint8_t *__restrict__ src, size_t src_pitch, int bpp, int r_off,
+                         int g_off, int b_off, uint8_t *__restrict__ dst, size_t dst_pitch,
+                         int width, int height, cf_gray_weights w)
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= width)
         return;
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
         const uint8_t *s = src + (size_t)y * src_pitch + (size_t)x * bpp;
-        dst[(size_t)y * dst_pitch + x] = cf_gray_luma(s[r_off], s[g_off], s[b_off], w);
+        uint8_t v = cf_gray_luma(s[r_off], s[g_off], s[b_off], w);
+        if (!Keep) {
+            dst[(size_t)y * dst_pitch + x] = v;
+            continue;
+        }
+        uint8_t *d = dst + (size_t)y * dst_pitch + (size_t)x * bpp;
+        for (int i = 0; i < bpp; i++)
+            d[i] = (i == r_off || i == g_off || i == b_off) ? v : s[i];
     }
+}
+
+template <typename T>
+__global__ void gray_luma(const uint8_t *__restrict__ src, size_t src_pitch, int shift, int lo,
+                          int span, uint8_t *__restrict__ dst, size_t dst_pitch, int width,
+                          int height)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= width)
+        return;
+    for (int y = blockIdx.y; y < height; y += gridDim.y) {
+        int v = reinterpret_cast<const T *>(src + (size_t)y * src_pitch)[x] >> shift;
+        dst[(size_t)y * dst_pitch + x] = cf_gray_expand(v, lo, span);
+    }
+}
+
+__global__ void fill16(uint8_t *dst, size_t pitch, int samples, int height, uint16_t value)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if (x >= samples)
+        return;
+    for (int y = blockIdx.y; y < height; y += gridDim.y)
+        reinterpret_cast<uint16_t *>(dst + (size_t)y * pitch)[x] = value;
+}
+
+cf_status keep_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst,
+                    cudaStream_t stream)
+{
+    const cf_format_info *info = cf_format_get_info(src->format);
+    CF_TRY(CF_CUDA_CHECK(cudaMemcpy2DAsync(
+        dst->data[0], dst->pitch[0], src->data[0], src->pitch[0],
+        cf_format_plane_row_bytes(src->format, 0, src->width), (size_t)src->height,
+        cudaMemcpyDeviceToDevice, stream)));
+    for (int p = 1; p < info->n_planes; p++) {
+        size_t row = cf_format_plane_row_bytes(src->format, p, src->width);
+        int rows = cf_format_plane_height(src->format, p, src->height);
+        if (info->sample_bytes == 1) {
+            CF_TRY(CF_CUDA_CHECK(cudaMemset2DAsync(dst->data[p], dst->pitch[p], plan.neutral, row,
+                                                   (size_t)rows, stream)));
+            continue;
+        }
+        int samples = (int)(row / 2);
+        dim3 grid((unsigned)((samples + 255) / 256), grid_rows(rows));
+        fill16<<<grid, 256, 0, stream>>>(dst->data[p], dst->pitch[p], samples, rows, plan.neutral);
+        CF_TRY(CF_CUDA_CHECK(cudaGetLastError()));
+    }
+    return CF_OK;
 }
 
 } // namespace
 
-extern "C" cf_status cf_gray_cuda(int matrix, const cf_frame *src, cf_frame *dst,
+extern "C" cf_status cf_gray_cuda(const cf_gray_plan *plan, const cf_frame *src, cf_frame *dst,
                                   cf_stream stream)
 {
     const cf_format_info *info = cf_format_get_info(src->format);
-    if (info->r_offset < 0)
-        return CF_CUDA_CHECK(cudaMemcpy2DAsync(dst->data[0], dst->pitch[0], src->data[0],
-                                               src->pitch[0], (size_t)src->width,
-                                               (size_t)src->height, cudaMemcpyDeviceToDevice,
-                                               stream));
-    dim3 block(256, 1);
-    dim3 grid((unsigned)((src->width + 255) / 256), (unsigned)(src->height < 65535 ? src->height : 65535));
-    gray_packed_rgb<<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], info->pixel_bytes[0],
-                                                info->r_offset, info->g_offset, info->b_offset,
-                                                dst->data[0], dst->pitch[0], src->width,
-                                                src->height, cf_gray_weights_for(matrix));
+    if (!plan->from_rgb && plan->keep_format)
+        return keep_luma(*plan, src, dst, stream);
+    dim3 grid((unsigned)((src->width + 255) / 256), grid_rows(src->height));
+    if (plan->from_rgb && plan->keep_format)
+        gray_rgb<true><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], info->pixel_bytes[0],
+                                                 info->r_offset, info->g_offset, info->b_offset,
+                                                 dst->data[0], dst->pitch[0], src->width,
+                                                 src->height, plan->w);
+    else if (plan->from_rgb)
+        gray_rgb<false><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], info->pixel_bytes[0],
+                                                  info->r_offset, info->g_offset, info->b_offset,
+                                                  dst->data[0], dst->pitch[0], src->width,
+                                                  src->height, plan->w);
+    else if (plan->sample_bytes == 1)
+        gray_luma<uint8_t><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan->shift,
+                                                     plan->lo, plan->span, dst->data[0],
+                                                     dst->pitch[0], src->width, src->height);
+    else
+        gray_luma<uint16_t><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan->shift,
+                                                      plan->lo, plan->span, dst->data[0],
+                                                      dst->pitch[0], src->width, src->height);
     return CF_CUDA_CHECK(cudaGetLastError());
 }

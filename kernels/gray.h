@@ -1,46 +1,74 @@
-/* cudafilters gray: luma from RGB, shared by gray_cpu.c and gray.cu.
+/* cudafilters gray: per-pixel math shared by gray_cpu.c and gray.cu.
  *
- * Y = (Kr*R + Kg*G + Kb*B + 2^13) >> 14 with the matrix's luma weights in
- * Q14 fixed point (sum exactly 2^14, so white stays 255). BT.601 uses
- * OpenCV's cvtColor RGB2GRAY constants 4899/9617/1868 (0.299, 0.587, 0.114),
- * which makes our output bit-identical to OpenCV. BT.709 (0.2126, 0.7152,
- * 0.0722) and BT.2020 (0.2627, 0.6780, 0.0593) are rounded to Q14 the same
- * way (ITU-R BT.709-6 and BT.2020-2, table 4). */
+ * RGB input: Y = (Kr*R + Kg*G + Kb*B + 2^14) >> 15 with the matrix's luma
+ * weights in Q15 fixed point, rounded to nearest with the blue weight
+ * taking the rounding error, so the weights sum to exactly 2^15 and white
+ * stays 255. BT.601 (0.299, 0.587, 0.114) gives 9798/19235/3735: the very
+ * constants of OpenCV 4's cvtColor RGB2GRAY for 8-bit images, which makes
+ * our output bit-identical to it (checked on all 2^24 RGB values against
+ * OpenCV 4.6). BT.709 (0.2126, 0.7152, 0.0722; ITU-R BT.709-6 item 3.2)
+ * gives 6967/23436/2365 and BT.2020 (0.2627, 0.6780, 0.0593; BT.2020-2
+ * table 4) 8608/22217/1943.
+ *
+ * Luma input (YUV plane 0, GRAY16) to GRAY8: the sample v maps linearly from
+ * [lo, lo + span] onto [0, 255], rounding half up, clamping outside:
+ * out = ((v - lo) * 510 + span) / (2 * span). Limited ("studio") range is
+ * lo = 16, span = 219 for 8 bits and lo = 64, span = 876 for 10 bits
+ * (BT.601-7 / BT.709-6 quantisation); full range is lo = 0 and span =
+ * 2^depth - 1, which for 8 bits is the identity. */
 #ifndef CUDAFILTERS_KERNELS_GRAY_H
 #define CUDAFILTERS_KERNELS_GRAY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common.h"
 #include "cudafilters/frame.h"
 #include "internal.h"
 
-#define CF_GRAY_SHIFT 14
+#define CF_GRAY_SHIFT 15
 
 typedef enum cf_gray_matrix { CF_GRAY_BT601, CF_GRAY_BT709, CF_GRAY_BT2020 } cf_gray_matrix;
+typedef enum cf_gray_range { CF_GRAY_RANGE_LIMITED, CF_GRAY_RANGE_FULL } cf_gray_range;
 
 typedef struct cf_gray_weights {
     int32_t r, g, b;
 } cf_gray_weights;
 
-CF_HOSTDEV cf_gray_weights cf_gray_weights_for(int matrix)
-{
-    cf_gray_weights w601 = { 4899, 9617, 1868 }, w709 = { 3483, 11718, 1183 },
-                    w2020 = { 4304, 11108, 972 };
-    return matrix == CF_GRAY_BT709 ? w709 : matrix == CF_GRAY_BT2020 ? w2020 : w601;
-}
+/* Everything a gray kernel needs, worked out once per frame on the host. */
+typedef struct cf_gray_plan {
+    bool from_rgb;         /* RGB family input, else luma in plane 0 */
+    bool keep_format;      /* output has the input's format, else GRAY8 */
+    cf_gray_weights w;     /* from_rgb: luma weights */
+    int lo, span;          /* luma input to GRAY8: the range mapping */
+    int sample_bytes;      /* luma input: 1 or 2 */
+    int shift;             /* luma input: bit position of the sample (P010: 6) */
+    uint16_t neutral;      /* keep_format YUV: the raw chroma sample for "no colour" */
+} cf_gray_plan;
 
 CF_HOSTDEV uint8_t cf_gray_luma(int32_t r, int32_t g, int32_t b, cf_gray_weights w)
 {
     return (uint8_t)((r * w.r + g * w.g + b * w.b + (1 << (CF_GRAY_SHIFT - 1))) >> CF_GRAY_SHIFT);
 }
 
+CF_HOSTDEV uint8_t cf_gray_expand(int v, int lo, int span)
+{
+    if (v <= lo)
+        return 0;
+    if (v >= lo + span)
+        return 255;
+    return (uint8_t)(((v - lo) * 510 + span) / (2 * span));
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* src: any accepted format; dst: GRAY8 of the same size. matrix: cf_gray_matrix. */
-cf_status cf_gray_cpu(int matrix, const cf_frame *src, cf_frame *dst);
-cf_status cf_gray_cuda(int matrix, const cf_frame *src, cf_frame *dst, cf_stream stream);
+/* Works out the plan for src -> dst formats (dst: GRAY8 or src's format).
+ * matrix: cf_gray_matrix, range: cf_gray_range of YUV input. */
+cf_gray_plan cf_gray_make_plan(int matrix, int range, cf_format src, cf_format dst);
+cf_status cf_gray_cpu(const cf_gray_plan *plan, const cf_frame *src, cf_frame *dst);
+cf_status cf_gray_cuda(const cf_gray_plan *plan, const cf_frame *src, cf_frame *dst,
+                       cf_stream stream);
 #ifdef __cplusplus
 }
 #endif

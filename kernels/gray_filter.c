@@ -1,30 +1,65 @@
-/* gray: descriptor. Converts any supported input to GRAY8 luma. */
+/* gray: descriptor. Luma of any supported input, as GRAY8 or, where the
+ * consumer wants the input format back, as that format with no colour. */
 #include "gray.h"
 
+enum { PARAM_MATRIX, PARAM_RANGE };
+
 static const char *const matrix_choices[] = { "bt601", "bt709", "bt2020", NULL };
+static const char *const range_choices[] = { "limited", "full", NULL };
 
 static const cf_param_desc gray_params[] = {
-    { "matrix", "Luma weights of RGB input: bt601 (OpenCV cvtColor), bt709 or bt2020", "",
-      CF_PARAM_ENUM, 0, 2, false, CF_GRAY_BT601, matrix_choices },
+    [PARAM_MATRIX] = { "matrix", "Luma weights of RGB input: bt601 (OpenCV cvtColor), bt709 or bt2020",
+                       "", CF_PARAM_ENUM, 0, 2, CF_GRAY_BT601, matrix_choices },
+    [PARAM_RANGE] = { "range",
+                      "Quantisation range of YUV input: limited (16-235, 64-940 for 10 bits; "
+                      "expanded to 0-255) or full. GStreamer elements take it from the caps",
+                      "", CF_PARAM_ENUM, 0, 1, CF_GRAY_RANGE_LIMITED, range_choices,
+                      CF_PARAM_ROLE_COLOR_RANGE },
 };
 
 static const cf_format gray_formats[] = {
-    CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_BGRA, CF_FORMAT_RGBX, CF_FORMAT_BGRX,
-    CF_FORMAT_RGB,   CF_FORMAT_BGR,  CF_FORMAT_NV12, CF_FORMAT_I420,
+    CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,      CF_FORMAT_RGBX,
+    CF_FORMAT_BGRX,      CF_FORMAT_RGB,       CF_FORMAT_BGR,       CF_FORMAT_NV12,
+    CF_FORMAT_I420,      CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE,
 };
 
-static cf_format gray_output_format(const double *values, cf_format input)
+/* GRAY8 first (the point of the filter), then the input's own format. */
+static int gray_output_formats(const double *values, cf_format input, cf_format *out)
 {
     (void)values;
-    (void)input;
-    return CF_FORMAT_GRAY8;
+    out[0] = CF_FORMAT_GRAY8;
+    if (input == CF_FORMAT_GRAY8)
+        return 1;
+    out[1] = input;
+    return 2;
+}
+
+cf_gray_plan cf_gray_make_plan(int matrix, int range, cf_format src, cf_format dst)
+{
+    const cf_format_info *info = cf_format_get_info(src);
+    cf_gray_weights w601 = { 9798, 19235, 3735 }, w709 = { 6967, 23436, 2365 },
+                    w2020 = { 8608, 22217, 1943 };
+    cf_gray_plan plan = { 0 };
+    plan.from_rgb = info->r_offset >= 0;
+    plan.keep_format = dst == src && src != CF_FORMAT_GRAY8;
+    plan.w = matrix == CF_GRAY_BT709 ? w709 : matrix == CF_GRAY_BT2020 ? w2020 : w601;
+    plan.sample_bytes = info->sample_bytes;
+    plan.shift = info->shift;
+    int max = (1 << info->depth) - 1;
+    bool limited = info->is_yuv && range == CF_GRAY_RANGE_LIMITED;
+    plan.lo = limited ? 16 << (info->depth - 8) : 0;
+    plan.span = limited ? 219 << (info->depth - 8) : max;
+    plan.neutral = (uint16_t)((1 << (info->depth - 1)) << info->shift);
+    return plan;
 }
 
 static cf_status gray_run_cpu(const double *values, const cf_frame *src, cf_frame *dst,
                               cf_scratch *scratch)
 {
     (void)scratch;
-    return cf_gray_cpu((int)values[0], src, dst);
+    cf_gray_plan plan = cf_gray_make_plan((int)values[PARAM_MATRIX], (int)values[PARAM_RANGE],
+                                          src->format, dst->format);
+    return cf_gray_cpu(&plan, src, dst);
 }
 
 #ifdef CF_HAVE_CUDA
@@ -32,7 +67,9 @@ static cf_status gray_run_cuda(const double *values, const cf_frame *src, cf_fra
                                cf_stream stream, cf_scratch *scratch)
 {
     (void)scratch;
-    return cf_gray_cuda((int)values[0], src, dst, stream);
+    cf_gray_plan plan = cf_gray_make_plan((int)values[PARAM_MATRIX], (int)values[PARAM_RANGE],
+                                          src->format, dst->format);
+    return cf_gray_cuda(&plan, src, dst, stream);
 }
 #define GRAY_RUN_CUDA gray_run_cuda
 #else
@@ -40,15 +77,17 @@ static cf_status gray_run_cuda(const double *values, const cf_frame *src, cf_fra
 #endif
 
 static const struct cf_filter_impl gray_impl = {
-    NULL, gray_output_format, gray_run_cpu, GRAY_RUN_CUDA,
+    NULL, gray_output_formats, gray_run_cpu, GRAY_RUN_CUDA,
 };
 
 const cf_filter_desc cf_filter_gray = {
     "gray",
-    "Convert to 8-bit gray (luma)",
-    "Converts RGB-family input to GRAY8 with the chosen matrix's luma weights "
-    "(BT.601 by default, bit-identical to OpenCV cvtColor RGB2GRAY); takes the Y "
-    "plane of NV12/I420 input as is.",
+    "Convert to gray (luma)",
+    "Computes luma: from RGB-family input with the chosen matrix's weights (BT.601 by "
+    "default, bit-identical to OpenCV cvtColor RGB2GRAY), from YUV input its Y plane "
+    "expanded from its range to full-range 0-255, from GRAY16 scaled to 8 bits. Output "
+    "is GRAY8, or the input format where the consumer needs it (RGB: R=G=B=Y with alpha "
+    "kept; YUV: Y kept as it is, chroma neutral).",
     gray_params,
     (int)(sizeof gray_params / sizeof gray_params[0]),
     gray_formats,

@@ -60,7 +60,8 @@ warn_no_gpu_once (GstCfBaseTransform * self)
 
   if (g_atomic_int_compare_and_exchange (&warned, 0, 1))
     GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
-        ("No usable CUDA GPU (%s): running the CPU reference on system memory.",
+        ("No usable CUDA GPU (%s): cudafilters elements run their CPU reference on system "
+            "memory; cudaupload and cudadownload pass buffers through.",
             gst_cf_no_gpu_reason ()), (NULL));
 }
 
@@ -269,7 +270,8 @@ gst_cf_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
         ("CUDA memory was negotiated but the element has no CUDA context."), (NULL));
     return FALSE;
   }
-  if (klass->check_formats && !klass->check_formats (self, priv->in_format, priv->out_format))
+  if (klass->set_info && !klass->set_info (self, &priv->in_info, priv->in_format,
+          &priv->out_info, priv->out_format))
     return FALSE;
   GST_DEBUG_OBJECT (self, "%s %s -> %s %s", cf_format_name (priv->in_format),
       priv->in_cuda ? "CUDA" : "system", cf_format_name (priv->out_format),

@@ -28,10 +28,11 @@ struct _GstCfBaseTransformClass
   void (*transform_structure) (GstCfBaseTransform * self, GstPadDirection direction,
       const GstStructure * s, const GstCapsFeatures * features, GstCaps * out);
 
-  /* Checks a negotiated format pair beyond what transform_structure
-   * allows; returns FALSE after posting an error. Optional. */
-  gboolean (*check_formats) (GstCfBaseTransform * self, cf_format in_format,
-      cf_format out_format);
+  /* Takes the negotiated input and output (format, colorimetry) and checks
+   * what transform_structure cannot; returns FALSE after posting an error.
+   * Optional. */
+  gboolean (*set_info) (GstCfBaseTransform * self, const GstVideoInfo * in_info,
+      cf_format in_format, const GstVideoInfo * out_info, cf_format out_format);
 
   /* Does the work on one frame pair. When either frame is in device memory
    * the element's CUDA context is pushed and @stream is the element's

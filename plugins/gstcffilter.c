@@ -40,8 +40,13 @@ GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
 typedef struct
 {
   GstCfBaseTransform parent;
-  GMutex lock;        /* guards filter: properties vs the streaming thread */
-  cf_filter *filter;  /* NULL only if allocation failed */
+  /* Properties live in `settings`, under `lock`, which is held only
+   * briefly; the streaming thread copies them into its own `filter` at the
+   * start of a frame, so setting a property never waits for a frame. */
+  GMutex lock;
+  cf_filter *settings;
+  gboolean changed;   /* settings differ from filter */
+  cf_filter *filter;  /* streaming thread only */
 } GstCfFilter;
 
 typedef struct
@@ -162,8 +167,10 @@ gst_cf_filter_set_property (GObject * object, guint prop_id, const GValue * valu
   v = p->type == CF_PARAM_DOUBLE ? g_value_get_double (value)
       : p->type == CF_PARAM_INT ? g_value_get_int (value) : g_value_get_enum (value);
   g_mutex_lock (&self->lock);
-  if (cf_filter_set_double (self->filter, p->name, v) != CF_OK)
+  if (cf_filter_set_double (self->settings, p->name, v) != CF_OK)
     error = g_strdup (cf_last_error ());
+  else
+    self->changed = TRUE;
   g_mutex_unlock (&self->lock);
   /* GParamSpec ranges catch most bad values; this is the rest (sigma 0,
    * an even kernel-size). Like GObject, warn and keep the old value. */
@@ -186,7 +193,7 @@ gst_cf_filter_get_property (GObject * object, guint prop_id, GValue * value,
     return;
   }
   g_mutex_lock (&self->lock);
-  if (cf_filter_get_double (self->filter, p->name, &v) != CF_OK)
+  if (cf_filter_get_double (self->settings, p->name, &v) != CF_OK)
     v = p->default_value;
   g_mutex_unlock (&self->lock);
   if (p->type == CF_PARAM_DOUBLE)
@@ -199,64 +206,86 @@ gst_cf_filter_get_property (GObject * object, guint prop_id, GValue * value,
 
 /* ---- caps ---- */
 
-/* Output format for @in with the current parameters, or UNKNOWN. */
-static cf_format
-output_format (GstCfFilter * self, cf_format in)
+/* Output formats for @in with the current parameters, preferred first;
+ * returns how many. */
+static int
+output_formats (GstCfFilter * self, cf_format in, cf_format out[GST_CF_MAX_OUTPUTS])
 {
-  cf_format out = CF_FORMAT_UNKNOWN;
+  int n;
 
   g_mutex_lock (&self->lock);
-  if (cf_filter_get_output_format (self->filter, in, &out) != CF_OK)
-    out = CF_FORMAT_UNKNOWN;
+  n = cf_filter_get_output_formats (self->settings, in, out, GST_CF_MAX_OUTPUTS);
   g_mutex_unlock (&self->lock);
-  return out;
+  return MIN (n, GST_CF_MAX_OUTPUTS);
 }
 
-/* Formats keep their memory kind; sink formats map to src formats through
- * the filter's output rule, and src formats back to every input format
- * that gives them. */
+/* Formats keep their memory kind. Sink formats map to the formats the
+ * filter makes of them, one structure per preference rank (gray: GRAY8
+ * first, then the input's own format); src formats map back to every input
+ * that gives them. Colorimetry and chroma siting stay only where a rank keeps
+ * every format as it is. */
 static void
 gst_cf_filter_transform_structure (GstCfBaseTransform * base, GstPadDirection direction,
     const GstStructure * s, const GstCapsFeatures * features, GstCaps * out)
 {
   GstCfFilter *self = GST_CF_FILTER (base);
   const cf_filter_desc *desc = GST_CF_FILTER_GET_CLASS (self)->desc;
-  guint32 given = gst_cf_structure_get_formats (s), result = 0;
-  gboolean same = TRUE;
-  GstStructure *copy;
+  guint32 given = gst_cf_structure_get_formats (s), result[GST_CF_MAX_OUTPUTS] = { 0 };
+  gboolean same[GST_CF_MAX_OUTPUTS];
 
+  for (int r = 0; r < GST_CF_MAX_OUTPUTS; r++)
+    same[r] = TRUE;
   for (int i = 0; i < desc->n_formats; i++) {
-    cf_format in = desc->formats[i], o = output_format (self, in);
-    guint32 from = GST_CF_FORMAT_BIT (direction == GST_PAD_SINK ? in : o);
-    guint32 to = GST_CF_FORMAT_BIT (direction == GST_PAD_SINK ? o : in);
-    if (o == CF_FORMAT_UNKNOWN || !(given & from))
-      continue;
-    result |= to;
-    same = same && in == o;
+    cf_format in = desc->formats[i], outs[GST_CF_MAX_OUTPUTS];
+    int n = output_formats (self, in, outs);
+    for (int r = 0; r < n; r++) {
+      guint32 from = GST_CF_FORMAT_BIT (direction == GST_PAD_SINK ? in : outs[r]);
+      if (!(given & from))
+        continue;
+      result[r] |= GST_CF_FORMAT_BIT (direction == GST_PAD_SINK ? outs[r] : in);
+      same[r] = same[r] && in == outs[r];
+    }
   }
-  if (!result)
-    return;
-  copy = gst_structure_copy (s);
-  gst_cf_structure_set_formats (copy, result);
-  /* Colorimetry and chroma siting describe the other format. */
-  if (!same)
-    gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
-  gst_cf_caps_append (out, copy,
-      gst_cf_features_are_cuda (features) ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : NULL);
-  gst_structure_free (copy);
+  for (int r = 0; r < GST_CF_MAX_OUTPUTS; r++) {
+    GstStructure *copy;
+    if (!result[r])
+      continue;
+    copy = gst_structure_copy (s);
+    gst_cf_structure_set_formats (copy, result[r]);
+    if (!same[r])
+      gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
+    gst_cf_caps_append (out, copy,
+        gst_cf_features_are_cuda (features) ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : NULL);
+    gst_structure_free (copy);
+  }
 }
 
+/* Fills the parameters the stream decides (CF_PARAM_ROLE_COLOR_RANGE) from
+ * the input caps and checks the format pair. */
 static gboolean
-gst_cf_filter_check_formats (GstCfBaseTransform * base, cf_format in_format,
-    cf_format out_format)
+gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
+    cf_format in_format, const GstVideoInfo * out_info, cf_format out_format)
 {
-  cf_format expected = output_format (GST_CF_FILTER (base), in_format);
+  GstCfFilter *self = GST_CF_FILTER (base);
+  const cf_filter_desc *desc = GST_CF_FILTER_GET_CLASS (self)->desc;
+  cf_format outs[GST_CF_MAX_OUTPUTS];
+  int n = output_formats (self, in_format, outs);
+  /* Unknown range: YUV video is limited range unless it says otherwise. */
+  gboolean full = in_info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
 
-  if (expected == out_format)
-    return TRUE;
+  (void) out_info;
+  g_mutex_lock (&self->lock);
+  for (int i = 0; i < desc->n_params; i++)
+    if (desc->params[i].role == CF_PARAM_ROLE_COLOR_RANGE
+        && cf_filter_set_string (self->settings, desc->params[i].name,
+            full ? "full" : "limited") == CF_OK)
+      self->changed = TRUE;
+  g_mutex_unlock (&self->lock);
+  for (int i = 0; i < n; i++)
+    if (outs[i] == out_format)
+      return TRUE;
   GST_ELEMENT_ERROR (base, CORE, NEGOTIATION,
-      ("Output format %s does not match the filter's output %s for input %s.",
-          cf_format_name (out_format), cf_format_name (expected),
+      ("The filter cannot make %s from %s.", cf_format_name (out_format),
           cf_format_name (in_format)), (NULL));
   return FALSE;
 }
@@ -271,8 +300,18 @@ gst_cf_filter_process (GstCfBaseTransform * base, const cf_frame * in, cf_frame 
   cf_status status;
 
   g_mutex_lock (&self->lock);
-  status = cf_filter_run (self->filter, in, out, stream);
+  if (self->changed) {
+    const cf_filter_desc *desc = GST_CF_FILTER_GET_CLASS (self)->desc;
+    for (int i = 0; i < desc->n_params; i++) {
+      double v;
+      /* Both instances take the same values, so this cannot fail. */
+      if (cf_filter_get_double (self->settings, desc->params[i].name, &v) == CF_OK)
+        (void) cf_filter_set_double (self->filter, desc->params[i].name, v);
+    }
+    self->changed = FALSE;
+  }
   g_mutex_unlock (&self->lock);
+  status = cf_filter_run (self->filter, in, out, stream);
   return status;
 }
 
@@ -280,11 +319,7 @@ gst_cf_filter_process (GstCfBaseTransform * base, const cf_frame * in, cf_frame 
 static void
 gst_cf_filter_release_gpu (GstCfBaseTransform * base)
 {
-  GstCfFilter *self = GST_CF_FILTER (base);
-
-  g_mutex_lock (&self->lock);
-  cf_filter_release_scratch (self->filter);
-  g_mutex_unlock (&self->lock);
+  cf_filter_release_scratch (GST_CF_FILTER (base)->filter);
 }
 
 /* ---- type ---- */
@@ -296,6 +331,7 @@ gst_cf_filter_finalize (GObject * object)
 
   /* stop() already freed any GPU scratch; what is left is host memory. */
   cf_filter_free (&self->filter);
+  cf_filter_free (&self->settings);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -308,9 +344,10 @@ default_output_formats (const cf_filter_desc * desc)
   guint32 set = 0;
 
   for (int i = 0; filter && i < desc->n_formats; i++) {
-    cf_format out;
-    if (cf_filter_get_output_format (filter, desc->formats[i], &out) == CF_OK)
-      set |= GST_CF_FORMAT_BIT (out);
+    cf_format outs[GST_CF_MAX_OUTPUTS];
+    int n = cf_filter_get_output_formats (filter, desc->formats[i], outs, GST_CF_MAX_OUTPUTS);
+    for (int r = 0; r < n && r < GST_CF_MAX_OUTPUTS; r++)
+      set |= GST_CF_FORMAT_BIT (outs[r]);
   }
   cf_filter_free (&filter);
   return set;
@@ -344,9 +381,11 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
   gobject_class->set_property = gst_cf_filter_set_property;
   gobject_class->get_property = gst_cf_filter_get_property;
   gobject_class->finalize = gst_cf_filter_finalize;
+  /* Parameters with a role come from the caps, not from the user. */
   for (int i = 0; i < desc->n_params; i++)
-    g_object_class_install_property (gobject_class, (guint) i + 1,
-        param_spec (desc, &desc->params[i]));
+    if (desc->params[i].role == CF_PARAM_ROLE_NONE)
+      g_object_class_install_property (gobject_class, (guint) i + 1,
+          param_spec (desc, &desc->params[i]));
 
   set_metadata (element_class, desc);
   for (int i = 0; i < desc->n_formats; i++)
@@ -355,7 +394,7 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
       default_output_formats (desc));
 
   cf_class->transform_structure = gst_cf_filter_transform_structure;
-  cf_class->check_formats = gst_cf_filter_check_formats;
+  cf_class->set_info = gst_cf_filter_set_info;
   cf_class->process = gst_cf_filter_process;
   cf_class->release_gpu = gst_cf_filter_release_gpu;
 }
@@ -367,7 +406,8 @@ gst_cf_filter_init (GTypeInstance * instance, gpointer g_class)
 
   g_mutex_init (&self->lock);
   self->filter = cf_filter_new (((GstCfFilterClass *) g_class)->desc->name);
-  if (!self->filter)
+  self->settings = cf_filter_new (((GstCfFilterClass *) g_class)->desc->name);
+  if (!self->filter || !self->settings)
     GST_ERROR_OBJECT (self, "cannot create the filter: %s", cf_last_error ());
 }
 

@@ -8,6 +8,9 @@
 
 G_BEGIN_DECLS
 
+/* Most output formats a filter offers for one input. */
+#define GST_CF_MAX_OUTPUTS 4
+
 /* Sets of formats, one bit per cf_format. */
 #define GST_CF_FORMAT_BIT(format) (1u << (unsigned) (format))
 #define GST_CF_ALL_FORMATS (((1u << CF_FORMAT_COUNT) - 1u) & ~GST_CF_FORMAT_BIT (CF_FORMAT_UNKNOWN))

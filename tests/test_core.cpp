@@ -175,7 +175,7 @@ TEST(Filter, OutputFormats)
 
 TEST(FilterString, ParsesChainsWithNamedAndPositionalOptions)
 {
-    cf_chain *c = cf_chain_parse(" gray , blur=sigma=2:border=replicate ,blur=3:5");
+    cf_chain *c = cf_chain_parse(" gray , blur=sigma=2:border=replicate ,blur=3:0:5");
     ASSERT_NE(c, nullptr) << cf_last_error();
     ASSERT_EQ(cf_chain_length(c), 3);
     EXPECT_STREQ(cf_filter_get_desc(cf_chain_get(c, 0))->name, "gray");
@@ -212,7 +212,7 @@ TEST_P(FilterStringErrors, NameTheBadToken)
 INSTANTIATE_TEST_SUITE_P(
     All, FilterStringErrors,
     ::testing::Values(BadString{ "gray,blurr=sigma=2", "unknown filter 'blurr' at character 6" },
-                      BadString{ "blur=sigma=0", "sigma=0 is out of range (0, 128]" },
+                      BadString{ "blur=sigma=0", "sigma=0 is out of range [0.01, 128]" },
                       BadString{ "blur=sigma=500", "out of range" },
                       BadString{ "blur=sigma=abc", "'abc' is not a number" },
                       BadString{ "blur=radius=2", "unknown option 'radius' at character 6" },
@@ -220,5 +220,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadString{ "blur=kernel-size=4", "must be odd" },
                       BadString{ "gray,,blur", "missing filter name at character 6" },
                       BadString{ "blur=", "empty option value" },
-                      BadString{ "blur=1:3:reflect:9", "unexpected value '9'" },
+                      BadString{ "blur=1:0:3:reflect:7:9", "unexpected value '9'" },
+                      BadString{ "blur=kernel-size=1027", "out of range [0, 1025]" },
+                      BadString{ "gray=range=tv", "not one of: limited, full" },
                       BadString{ "", "empty filter string" }));

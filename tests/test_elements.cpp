@@ -100,19 +100,25 @@ uint8_t pattern(int p, int x, int y)
     return (uint8_t)(x * 37 + y * 101 + p * 53 + ((x * y) % 7) * 11);
 }
 
-// Runs a launch line `desc` (an element or a bin) on one buffer.
+// Runs a launch line `desc` (an element or a bin) on one buffer; returns
+// plane `plane` of the output. `colorimetry` (e.g. "bt601" or "1:4:0:0")
+// goes into the input caps when given.
 std::vector<uint8_t> run_one(const char *desc, const char *in_format, const char *out_format,
-                             int w, int h, std::string *out_caps = nullptr)
+                             int w, int h, std::string *out_caps = nullptr, int plane = 0,
+                             const char *colorimetry = nullptr)
 {
     GstHarness *harness = gst_harness_new_parse(desc);
-    gst_harness_set_src_caps(harness, raw_caps(in_format, w, h));
+    GstCaps *in_caps = raw_caps(in_format, w, h);
+    if (colorimetry)
+        gst_caps_set_simple(in_caps, "colorimetry", G_TYPE_STRING, colorimetry, nullptr);
+    gst_harness_set_src_caps(harness, in_caps);
     GstCaps *sink = gst_caps_new_simple("video/x-raw", "format", G_TYPE_STRING, out_format, nullptr);
     gst_harness_set_sink_caps(harness, sink);
     EXPECT_EQ(gst_harness_push(harness, make_buffer(in_format, w, h, pattern)), GST_FLOW_OK);
     GstBuffer *out = gst_harness_pull(harness);
     std::vector<uint8_t> bytes;
     if (out) {
-        bytes = plane_bytes(harness, out, 0);
+        bytes = plane_bytes(harness, out, plane);
         gst_buffer_unref(out);
     }
     if (out_caps) {
@@ -240,4 +246,57 @@ TEST_F(Elements, PropertiesHaveDescriptorRangesAndDefaults)
     g_object_get(gray, "cuda-device-id", &dev, nullptr);
     EXPECT_EQ(dev, -1);
     gst_object_unref(gray);
+}
+
+TEST_F(Elements, GrayKeepsTheFormatWhenDownstreamNeedsIt)
+{
+    // NV12 consumer: Y as it was, chroma neutral.
+    auto y = run_one("cudagray", "NV12", "NV12", 9, 5);
+    std::vector<uint8_t> expect_y;
+    for (int r = 0; r < 5; r++)
+        for (int x = 0; x < 9; x++) expect_y.push_back(pattern(0, x, r));
+    EXPECT_EQ(y, expect_y);
+    auto uv = run_one("cudagray", "NV12", "NV12", 9, 5, nullptr, 1);
+    EXPECT_EQ(uv, std::vector<uint8_t>(uv.size(), 128));
+    EXPECT_EQ(uv.size(), 5u * 2 * 3); // 5x3 chroma pairs of a 9x5 frame
+    // RGBA consumer: R=G=B=luma, alpha kept.
+    auto rgba = run_one("cudagray", "RGBA", "RGBA", 4, 2);
+    auto luma = reference("gray", "RGBA", 4, 2, pattern);
+    for (int i = 0; i < 8; i++) {
+        EXPECT_EQ(rgba[4 * i], luma[i]);
+        EXPECT_EQ(rgba[4 * i + 1], luma[i]);
+        EXPECT_EQ(rgba[4 * i + 2], luma[i]);
+        EXPECT_EQ(rgba[4 * i + 3], pattern(0, 4 * (i % 4) + 3, i / 4));
+    }
+}
+
+TEST_F(Elements, GrayFollowsTheCapsRange)
+{
+    // Limited range (bt601 caps): Y expanded; full range (1:4:0:0 = 0-255,
+    // BT.601 matrix): Y as it is.
+    auto limited = run_one("cudagray", "I420", "GRAY8", 8, 4, nullptr, 0, "bt601");
+    EXPECT_EQ(limited, reference("gray=range=limited", "I420", 8, 4, pattern));
+    auto full = run_one("cudagray", "I420", "GRAY8", 8, 4, nullptr, 0, "1:4:0:0");
+    EXPECT_EQ(full, reference("gray=range=full", "I420", 8, 4, pattern));
+    EXPECT_NE(limited, full);
+    GstElement *gray = gst_element_factory_make("cudagray", nullptr);
+    EXPECT_EQ(g_object_class_find_property(G_OBJECT_GET_CLASS(gray), "range"), nullptr)
+        << "range comes from the caps, it is no property";
+    gst_object_unref(gray);
+}
+
+TEST_F(Elements, TenAndSixteenBitFormats)
+{
+    for (const char *fmt : { "GRAY16_LE", "P010_10LE", "I420_10LE" }) {
+        auto blurred = run_one("cudablur sigma=1.5 border=constant border-value=300", fmt, fmt, 11, 6);
+        EXPECT_EQ(blurred, reference("blur=sigma=1.5:border=constant:border-value=300", fmt, 11, 6,
+                                     [&](int p, int x, int y) {
+                                         // P010 keeps samples in the high bits of each word.
+                                         uint8_t v = pattern(p, x, y);
+                                         return std::string(fmt) == "P010_10LE" && x % 2 == 0 ? (uint8_t)(v & 0xc0) : v;
+                                     }))
+            << fmt;
+        auto gray = run_one("cudagray", fmt, "GRAY8", 11, 6);
+        EXPECT_EQ(gray.size(), 66u) << fmt;
+    }
 }

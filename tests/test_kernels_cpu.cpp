@@ -62,7 +62,7 @@ cf_frame packed_frame(std::vector<uint8_t> &buf, cf_format format, int w, int h)
 
 TEST(GrayCpu, Bt601MatchesOpenCvConstants)
 {
-    // OpenCV cvtColor(RGB2GRAY): Y = (4899 R + 9617 G + 1868 B + 8192) >> 14.
+    // OpenCV 4 cvtColor(RGB2GRAY): Y = (9798 R + 19235 G + 3735 B + 2^14) >> 15.
     const Rgb in[] = { { 255, 255, 255 }, { 0, 0, 0 }, { 255, 0, 0 }, { 0, 255, 0 },
                        { 0, 0, 255 },     { 12, 200, 99 } };
     const uint8_t expect[] = { 255, 0, 76, 150, 29, 132 };
@@ -75,7 +75,10 @@ TEST(GrayCpu, Bt601MatchesOpenCvConstants)
     }
     auto out = run_host("gray", &f);
     EXPECT_EQ(out, std::vector<uint8_t>(expect, expect + 6));
-    // 12,200,99: (58788 + 1923400 + 184932 + 8192) >> 14 = 132
+    // 12,200,99: (117576 + 3847000 + 369765 + 16384) >> 15 = 132
+    // 147,81,0 is 91.4996 in exact arithmetic: OpenCV's weights give 92.
+    buf[0] = 147, buf[1] = 81, buf[2] = 0;
+    EXPECT_EQ(run_host("gray", &f)[0], 92);
 }
 
 TEST(GrayCpu, MatricesDiffer)
@@ -84,8 +87,8 @@ TEST(GrayCpu, MatricesDiffer)
     cf_frame f = packed_frame(buf, CF_FORMAT_RGB, 1, 1);
     buf = { 0, 255, 0 };
     EXPECT_EQ(run_host("gray=matrix=bt601", &f)[0], 150);
-    EXPECT_EQ(run_host("gray=matrix=bt709", &f)[0], 182);  // (255*11718 + 8192) >> 14
-    EXPECT_EQ(run_host("gray=matrix=bt2020", &f)[0], 173); // (255*11108 + 8192) >> 14
+    EXPECT_EQ(run_host("gray=matrix=bt709", &f)[0], 182);  // (255*23436 + 2^14) >> 15
+    EXPECT_EQ(run_host("gray=matrix=bt2020", &f)[0], 173); // (255*22217 + 2^14) >> 15
 }
 
 TEST(GrayCpu, ComponentOrderFollowsFormat)
@@ -112,12 +115,99 @@ TEST(GrayCpu, ComponentOrderFollowsFormat)
     }
 }
 
-TEST(GrayCpu, YuvTakesTheLumaPlane)
+TEST(GrayCpu, FullRangeYuvTakesTheLumaPlane)
 {
     std::mt19937 rng(3);
     for (cf_format fmt : { CF_FORMAT_NV12, CF_FORMAT_I420, CF_FORMAT_GRAY8 }) {
         cftest::GuardedFrame src(fmt, 9, 7, CF_MEMORY_HOST, rng);
-        EXPECT_EQ(run_host("gray", src.frame()), src.pixels(0)) << cf_format_name(fmt);
+        EXPECT_EQ(run_host("gray=range=full", src.frame()), src.pixels(0)) << cf_format_name(fmt);
+    }
+}
+
+// Writes 16-bit little-endian samples.
+static void put16(std::vector<uint8_t> &buf, size_t i, int v)
+{
+    buf[2 * i] = (uint8_t)(v & 0xff);
+    buf[2 * i + 1] = (uint8_t)(v >> 8);
+}
+
+TEST(GrayCpu, LimitedRangeIsExpandedToFull)
+{
+    // 8-bit: round((Y - 16) * 255 / 219), clamped; 10-bit: round((Y - 64) * 255 / 876).
+    std::vector<uint8_t> buf;
+    cf_frame f = packed_frame(buf, CF_FORMAT_I420, 6, 2);
+    const uint8_t y8[] = { 0, 16, 17, 126, 235, 255 };
+    for (int i = 0; i < 6; i++) buf[i] = buf[6 + i] = y8[i];
+    auto out = run_host("gray", &f);
+    EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + 6),
+              (std::vector<uint8_t>{ 0, 0, 1, 128, 255, 255 }));
+    cf_frame p = packed_frame(buf, CF_FORMAT_P010_10LE, 6, 2);
+    const int y10[] = { 0, 64, 502, 940, 1023, 65 };
+    for (int i = 0; i < 12; i++) put16(buf, i, y10[i % 6] << 6);
+    out = run_host("gray", &p);
+    EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + 6),
+              (std::vector<uint8_t>{ 0, 0, 128, 255, 255, 0 }));
+    out = run_host("gray=range=full", &p); // round(Y * 255 / 1023)
+    EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + 6),
+              (std::vector<uint8_t>{ 0, 16, 125, 234, 255, 16 }));
+    cf_frame i10 = packed_frame(buf, CF_FORMAT_I420_10LE, 6, 2);
+    for (int i = 0; i < 12; i++) put16(buf, i, y10[i % 6]);
+    out = run_host("gray", &i10);
+    EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + 6),
+              (std::vector<uint8_t>{ 0, 0, 128, 255, 255, 0 }));
+    cf_frame g16 = packed_frame(buf, CF_FORMAT_GRAY16_LE, 4, 1);
+    const int v16[] = { 0, 32767, 32768, 65535 }; // round(v * 255 / 65535)
+    for (int i = 0; i < 4; i++) put16(buf, i, v16[i]);
+    EXPECT_EQ(run_host("gray", &g16), (std::vector<uint8_t>{ 0, 127, 128, 255 }));
+}
+
+// Runs gray into the input's own format, returns every plane packed.
+static std::vector<std::vector<uint8_t>> gray_keep(const char *text, cf_frame *src)
+{
+    cf_chain *chain = cf_chain_parse(text);
+    cf_frame dst;
+    EXPECT_EQ(cf_frame_alloc(&dst, src->format, src->width, src->height, CF_MEMORY_HOST), CF_OK);
+    EXPECT_EQ(cf_filter_run(cf_chain_get(chain, 0), src, &dst, nullptr), CF_OK) << cf_last_error();
+    std::vector<std::vector<uint8_t>> planes;
+    for (int p = 0; p < cf_format_get_info(src->format)->n_planes; p++) {
+        size_t row = cf_format_plane_row_bytes(src->format, p, src->width);
+        planes.emplace_back();
+        for (int y = 0; y < cf_format_plane_height(src->format, p, src->height); y++)
+            planes.back().insert(planes.back().end(), dst.data[p] + y * dst.pitch[p],
+                                 dst.data[p] + y * dst.pitch[p] + row);
+    }
+    cf_frame_free(&dst);
+    cf_chain_free(&chain);
+    return planes;
+}
+
+TEST(GrayCpu, KeepsTheInputFormatWhenAsked)
+{
+    cf_filter *gray = cf_filter_new("gray");
+    cf_format outs[4];
+    ASSERT_EQ(cf_filter_get_output_formats(gray, CF_FORMAT_RGBA, outs, 4), 2);
+    EXPECT_EQ(outs[0], CF_FORMAT_GRAY8);
+    EXPECT_EQ(outs[1], CF_FORMAT_RGBA);
+    EXPECT_EQ(cf_filter_get_output_formats(gray, CF_FORMAT_GRAY8, outs, 4), 1);
+    EXPECT_EQ(cf_filter_get_output_formats(gray, CF_FORMAT_UNKNOWN, outs, 4), 0);
+    cf_filter_free(&gray);
+
+    std::vector<uint8_t> buf = { 255, 0, 0, 77, 0, 255, 0, 99 }; // two RGBA pixels
+    cf_frame rgba = packed_frame(buf, CF_FORMAT_RGBA, 2, 1);
+    buf = { 255, 0, 0, 77, 0, 255, 0, 99 };
+    EXPECT_EQ(gray_keep("gray", &rgba)[0], (std::vector<uint8_t>{ 76, 76, 76, 77, 150, 150, 150, 99 }));
+
+    std::mt19937 rng(9);
+    for (cf_format fmt : { CF_FORMAT_NV12, CF_FORMAT_I420, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE }) {
+        cftest::GuardedFrame src(fmt, 5, 3, CF_MEMORY_HOST, rng);
+        auto planes = gray_keep("gray", src.frame());
+        EXPECT_EQ(planes[0], src.pixels(0)) << cf_format_name(fmt); // Y kept as it is
+        const cf_format_info *info = cf_format_get_info(fmt);
+        uint16_t neutral = (uint16_t)((1 << (info->depth - 1)) << info->shift);
+        for (size_t p = 1; p < planes.size(); p++)
+            for (size_t i = 0; i < planes[p].size(); i++)
+                ASSERT_EQ(planes[p][i], info->sample_bytes == 1 ? neutral : (uint8_t)(neutral >> (8 * (i % 2))))
+                    << cf_format_name(fmt) << " plane " << p;
     }
 }
 
@@ -131,10 +221,13 @@ TEST(BorderIndex, FoldsLikeOpenCv)
     EXPECT_EQ(cf_border_index(6, 5, CF_BORDER_REFLECT), 3);
     EXPECT_EQ(cf_border_index(-3, 5, CF_BORDER_REPLICATE), 0);
     EXPECT_EQ(cf_border_index(9, 5, CF_BORDER_REPLICATE), 4);
+    EXPECT_EQ(cf_border_index(-1, 5, CF_BORDER_CONSTANT), -1);
+    EXPECT_EQ(cf_border_index(5, 5, CF_BORDER_CONSTANT), -1);
+    EXPECT_EQ(cf_border_index(4, 5, CF_BORDER_CONSTANT), 4);
     // Far outside: folds again and again, stays inside.
     const int seq101[] = { 1, 2, 1, 0, 1, 2, 1 }; // i = -7 .. -1 on 3 samples
     for (int i = -7; i < 0; i++) EXPECT_EQ(cf_border_index(i, 3, CF_BORDER_REFLECT101), seq101[i + 7]);
-    for (int b = 0; b < 3; b++)
+    for (int b = 0; b < 3; b++) // constant is -1 outside, checked above
         for (int i = -1000; i < 1000; i++) {
             int n = 1 + (i & 7);
             int j = cf_border_index(i, n, b);
@@ -218,4 +311,85 @@ TEST(BlurCpu, KernelWiderThanImageStaysInside)
     std::vector<uint8_t> one = { 77 };
     cf_frame f1 = cftest::wrap_gray(one, 1, 1);
     EXPECT_EQ(run_host("blur=sigma=5", &f1)[0], 77);
+}
+
+TEST(BlurCpu, ConstantBorderUsesTheBorderValue)
+{
+    // A flat image whose border value equals its pixels stays flat.
+    std::vector<uint8_t> buf(9 * 7, 90);
+    cf_frame f = cftest::wrap_gray(buf, 9, 7);
+    EXPECT_EQ(run_host("blur=sigma=3:border=constant:border-value=90", &f), buf);
+    // With border 0 the corners darken most and the centre least.
+    auto out = run_host("blur=sigma=3:border=constant", &f);
+    EXPECT_LT(out[0], out[4 + 3 * 9]);
+    EXPECT_LT(out[0], 90);
+    // Same math as the double reference with zeros outside.
+    std::vector<uint8_t> one = { 200 };
+    cf_frame f1 = cftest::wrap_gray(one, 1, 1);
+    // 1x1, 3 taps, sigma 1: the centre weight squared, rounded.
+    double w = 1.0 / (1.0 + 2.0 * std::exp(-0.5));
+    EXPECT_NEAR(run_host("blur=sigma=1:kernel-size=3:border=constant", &f1)[0], 200 * w * w, 1.0);
+    // border-value above the format's maximum is clamped to it.
+    EXPECT_EQ(run_host("blur=sigma=1:border=constant:border-value=9999", &f1)[0],
+              run_host("blur=sigma=1:border=constant:border-value=255", &f1)[0]);
+}
+
+TEST(BlurCpu, SigmaYBlursRowsAndColumnsDifferently)
+{
+    std::mt19937 rng(21);
+    const int w = 31, h = 9;
+    std::vector<uint8_t> buf(w * h);
+    for (auto &v : buf) v = (uint8_t)rng();
+    cf_frame f = cftest::wrap_gray(buf, w, h);
+    // A tiny vertical sigma leaves rows independent: each row equals the
+    // blur of that row alone.
+    auto both = run_host("blur=sigma=2:sigma-y=0.01", &f);
+    for (int y = 0; y < h; y++) {
+        std::vector<uint8_t> row(buf.begin() + y * w, buf.begin() + (y + 1) * w);
+        cf_frame r = cftest::wrap_gray(row, w, 1);
+        EXPECT_EQ(run_host("blur=sigma=2", &r), std::vector<uint8_t>(both.begin() + y * w, both.begin() + (y + 1) * w)) << y;
+    }
+    EXPECT_NE(run_host("blur=sigma=2:sigma-y=5", &f), run_host("blur=sigma=2", &f));
+}
+
+TEST(BlurCpu, SixteenAndTenBitSamples)
+{
+    std::mt19937 rng(4);
+    const int w = 23, h = 11;
+    // GRAY16: flat stays flat; within 1 of the double reference scaled.
+    std::vector<uint8_t> buf;
+    cf_frame g = packed_frame(buf, CF_FORMAT_GRAY16_LE, w, h);
+    for (int i = 0; i < w * h; i++) put16(buf, i, 40000);
+    auto out = run_host("blur=sigma=2.5", &g);
+    for (int i = 0; i < w * h; i++) ASSERT_EQ(out[2 * i] | out[2 * i + 1] << 8, 40000);
+    // P010: results stay 10-bit values in the high bits (low 6 bits zero).
+    cf_frame p = packed_frame(buf, CF_FORMAT_P010_10LE, w, h);
+    for (size_t i = 0; i < buf.size() / 2; i++) put16(buf, i, (int)(rng() % 1024) << 6);
+    for (int plane = 0; plane < 2; plane++) {
+        out = run_host("blur=sigma=1.5", &p, plane);
+        for (size_t i = 0; i < out.size() / 2; i++) ASSERT_EQ(out[2 * i] & 0x3f, 0) << plane;
+    }
+    // I420_10LE: values stay within 10 bits.
+    cf_frame i10 = packed_frame(buf, CF_FORMAT_I420_10LE, w, h);
+    for (size_t i = 0; i < buf.size() / 2; i++) put16(buf, i, (int)(rng() % 1024));
+    out = run_host("blur=sigma=3", &i10);
+    for (size_t i = 0; i < out.size() / 2; i++) ASSERT_LT(out[2 * i] | out[2 * i + 1] << 8, 1024);
+}
+
+TEST(BlurCpu, OpenCvKernelSizeRuleDependsOnDepth)
+{
+    // sigma 1: 8-bit rule round(6+1)|1 = 7 taps, 16-bit rule round(8+1)|1 = 9:
+    // an impulse spreads 3 vs 4 samples each way.
+    std::vector<uint8_t> buf(21, 0);
+    buf[10] = 255;
+    cf_frame f8 = cftest::wrap_gray(buf, 21, 1);
+    auto out8 = run_host("blur=sigma=1", &f8);
+    std::vector<uint8_t> buf16;
+    cf_frame f16 = packed_frame(buf16, CF_FORMAT_GRAY16_LE, 21, 1);
+    put16(buf16, 10, 65535);
+    auto out16 = run_host("blur=sigma=1", &f16);
+    EXPECT_EQ(out8[6], 0);
+    EXPECT_GT(out8[7], 0);
+    EXPECT_EQ(out16[2 * 5] | out16[2 * 5 + 1] << 8, 0);
+    EXPECT_GT(out16[2 * 6] | out16[2 * 6 + 1] << 8, 0);
 }

@@ -5,9 +5,10 @@
 
 namespace {
 
-const cf_format kFormats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_BGRA,
-                               CF_FORMAT_RGBX,  CF_FORMAT_BGRX, CF_FORMAT_RGB,
-                               CF_FORMAT_BGR,   CF_FORMAT_NV12, CF_FORMAT_I420 };
+const cf_format kFormats[] = { CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,
+                               CF_FORMAT_RGBX,      CF_FORMAT_BGRX,      CF_FORMAT_RGB,
+                               CF_FORMAT_BGR,       CF_FORMAT_NV12,      CF_FORMAT_I420,
+                               CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
 
 struct Size {
     int w, h;
@@ -24,16 +25,19 @@ std::vector<Size> test_sizes(std::mt19937 &rng)
 }
 
 // Runs `chain_text` (one filter) on the CPU and on the GPU over the same
-// random input and compares every output plane and every guard byte.
+// random input and compares every output plane and every guard byte. The
+// output format is one the filter offers, picked at random.
 void compare_cpu_gpu(const std::string &chain_text, cf_format fmt, Size s, std::mt19937 &rng)
 {
-    SCOPED_TRACE(chain_text + " " + cf_format_name(fmt) + " " + std::to_string(s.w) + "x" +
-                 std::to_string(s.h));
     cf_chain *chain = cf_chain_parse(chain_text.c_str());
     ASSERT_NE(chain, nullptr) << cf_last_error();
     cf_filter *f = cf_chain_get(chain, 0);
-    cf_format out_fmt;
-    CF_ASSERT_OK(cf_filter_get_output_format(f, fmt, &out_fmt));
+    cf_format outs[4];
+    int n_outs = cf_filter_get_output_formats(f, fmt, outs, 4);
+    ASSERT_GT(n_outs, 0);
+    cf_format out_fmt = outs[rng() % n_outs];
+    SCOPED_TRACE(chain_text + " " + cf_format_name(fmt) + " -> " + cf_format_name(out_fmt) + " " +
+                 std::to_string(s.w) + "x" + std::to_string(s.h));
 
     std::mt19937 data_rng(rng());
     std::mt19937 data_rng_copy = data_rng;
@@ -75,21 +79,27 @@ TEST(GpuExact, GrayAllFormatsAndMatrices)
     CF_REQUIRE_GPU();
     std::mt19937 rng(2024);
     const char *matrices[] = { "bt601", "bt709", "bt2020" };
+    const char *ranges[] = { "limited", "full" };
     for (cf_format fmt : kFormats)
         for (Size s : test_sizes(rng))
-            compare_cpu_gpu(std::string("gray=matrix=") + matrices[rng() % 3], fmt, s, rng);
+            compare_cpu_gpu(std::string("gray=matrix=") + matrices[rng() % 3] +
+                                ":range=" + ranges[rng() % 2],
+                            fmt, s, rng);
 }
 
 TEST(GpuExact, BlurAllFormatsRandomParameters)
 {
     CF_REQUIRE_GPU();
     std::mt19937 rng(99);
-    const char *borders[] = { "reflect101", "replicate", "reflect" };
+    const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
     for (cf_format fmt : kFormats)
         for (Size s : test_sizes(rng)) {
             double sigma = std::uniform_real_distribution<double>(0.05, 12.0)(rng);
             std::string text = "blur=sigma=" + std::to_string(sigma) +
-                               ":border=" + borders[rng() % 3];
+                               ":border=" + borders[rng() % 4] +
+                               ":border-value=" + std::to_string(rng() % 1100);
+            if (rng() % 3 == 0)
+                text += ":sigma-y=" + std::to_string(std::uniform_real_distribution<double>(0.05, 12.0)(rng));
             if (rng() % 4 == 0)
                 text += ":kernel-size=" + std::to_string(1 + 2 * (int)(rng() % 40));
             compare_cpu_gpu(text, fmt, s, rng);
@@ -102,7 +112,10 @@ TEST(GpuExact, BlurLargeSigmaAndHugeKernels)
     std::mt19937 rng(5);
     compare_cpu_gpu("blur=sigma=64", CF_FORMAT_GRAY8, { 300, 200 }, rng);
     compare_cpu_gpu("blur=sigma=30:border=reflect", CF_FORMAT_RGBA, { 97, 45 }, rng);
-    compare_cpu_gpu("blur=sigma=2:kernel-size=1023", CF_FORMAT_NV12, { 33, 17 }, rng);
+    compare_cpu_gpu("blur=sigma=2:kernel-size=1025", CF_FORMAT_NV12, { 33, 17 }, rng);
+    compare_cpu_gpu("blur=sigma=128", CF_FORMAT_GRAY16_LE, { 40, 1100 }, rng);
+    compare_cpu_gpu("blur=sigma=40:border=constant:border-value=700", CF_FORMAT_P010_10LE,
+                    { 61, 45 }, rng);
 }
 
 TEST(GpuExact, TallFrameBeyondGridLimit)
@@ -111,6 +124,53 @@ TEST(GpuExact, TallFrameBeyondGridLimit)
     std::mt19937 rng(8);
     compare_cpu_gpu("gray", CF_FORMAT_RGBA, { 16, 70000 }, rng);
     compare_cpu_gpu("blur=sigma=1.5", CF_FORMAT_GRAY8, { 16, 70000 }, rng);
+}
+
+// 16384 x 16384 frames (1 GiB of RGBA, 2^28 pixels): byte offsets beyond
+// what 16-bit grids or int pixel products would reach, row counts beyond the
+// 65535 grid.y limit. Plain frames without guards, to keep host memory sane.
+TEST(GpuExact, HugeFrames)
+{
+    CF_REQUIRE_GPU();
+    struct Case {
+        const char *chain;
+        cf_format format;
+        int w, h;
+    } cases[] = { { "gray", CF_FORMAT_RGBA, 16384, 16384 },
+                  { "blur=sigma=0.6", CF_FORMAT_GRAY8, 16384, 16384 },
+                  { "blur=sigma=0.6", CF_FORMAT_GRAY16_LE, 16384, 16384 } };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.chain + std::string(" ") + cf_format_name(c.format));
+        cf_chain *chain = cf_chain_parse(c.chain);
+        cf_filter *f = cf_chain_get(chain, 0);
+        cf_format out_fmt;
+        CF_ASSERT_OK(cf_filter_get_output_format(f, c.format, &out_fmt));
+        cf_frame src, cpu, gpu_back, dsrc, ddst;
+        CF_ASSERT_OK(cf_frame_alloc(&src, c.format, c.w, c.h, CF_MEMORY_HOST));
+        CF_ASSERT_OK(cf_frame_alloc(&cpu, out_fmt, c.w, c.h, CF_MEMORY_HOST));
+        CF_ASSERT_OK(cf_frame_alloc(&gpu_back, out_fmt, c.w, c.h, CF_MEMORY_HOST));
+        CF_ASSERT_OK(cf_frame_alloc(&dsrc, c.format, c.w, c.h, CF_MEMORY_DEVICE));
+        CF_ASSERT_OK(cf_frame_alloc(&ddst, out_fmt, c.w, c.h, CF_MEMORY_DEVICE));
+        uint64_t x = 88172645463325252ull; // xorshift64
+        size_t bytes = src.pitch[0] * (size_t)c.h;
+        for (size_t i = 0; i < bytes; i += 8) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            std::memcpy(src.data[0] + i, &x, std::min<size_t>(8, bytes - i));
+        }
+        CF_ASSERT_OK(cf_filter_run(f, &src, &cpu, nullptr));
+        CF_ASSERT_OK(cf_frame_upload(&src, &dsrc, nullptr));
+        CF_ASSERT_OK(cf_filter_run(f, &dsrc, &ddst, nullptr));
+        CF_ASSERT_OK(cf_frame_download(&ddst, &gpu_back, nullptr));
+        CF_ASSERT_OK(cf_stream_synchronize(nullptr));
+        size_t row = cf_format_plane_row_bytes(out_fmt, 0, c.w);
+        int bad_rows = 0;
+        for (int y = 0; y < c.h; y++)
+            bad_rows += std::memcmp(cpu.data[0] + y * cpu.pitch[0],
+                                    gpu_back.data[0] + y * gpu_back.pitch[0], row) != 0;
+        EXPECT_EQ(bad_rows, 0);
+        for (cf_frame *fr : { &src, &cpu, &gpu_back, &dsrc, &ddst }) cf_frame_free(fr);
+        cf_chain_free(&chain);
+    }
 }
 
 TEST(GpuTransfer, UploadDownloadRoundTripKeepsGuards)

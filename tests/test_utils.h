@@ -76,7 +76,10 @@ public:
         size_t total = 0;
         for (int p = 0; p < info->n_planes; p++) {
             size_t row = cf_format_plane_row_bytes(format, p, width);
-            frame_.pitch[p] = row + std::uniform_int_distribution<int>(0, 40)(rng);
+            // Random padding, a whole number of samples (16-bit formats need
+            // even pitches).
+            frame_.pitch[p] = row + info->sample_bytes *
+                                        std::uniform_int_distribution<int>(0, 20)(rng);
             total += kGuard;
             offset[p] = total;
             plane_bytes_[p] = frame_.pitch[p] * cf_format_plane_height(format, p, height);

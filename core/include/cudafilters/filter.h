@@ -22,15 +22,24 @@ typedef enum cf_param_type {
     CF_PARAM_ENUM,   /* one of `choices`, stored as its index */
 } cf_param_type;
 
+/* What a parameter describes beyond its value. Front ends that know the
+ * stream fill such parameters themselves instead of asking the user:
+ * GStreamer elements from the negotiated caps, the command line from the
+ * decoder. The C API sets them like any other parameter. */
+typedef enum cf_param_role {
+    CF_PARAM_ROLE_NONE = 0,
+    CF_PARAM_ROLE_COLOR_RANGE, /* enum {limited, full}: the input's quantisation range */
+} cf_param_role;
+
 typedef struct cf_param_desc {
     const char *name;          /* "sigma", "kernel-size": also the GStreamer property name */
     const char *summary;       /* one line for --help and gst-inspect */
     const char *unit;          /* "pixels", or "" */
     cf_param_type type;
-    double min, max;           /* valid range, both inclusive unless min_exclusive */
-    bool min_exclusive;        /* sigma: > 0 */
+    double min, max;           /* valid range, both ends inclusive */
     double default_value;      /* for CF_PARAM_ENUM: index into choices */
     const char *const *choices;/* CF_PARAM_ENUM: NULL-terminated names */
+    cf_param_role role;        /* CF_PARAM_ROLE_NONE for ordinary parameters */
 } cf_param_desc;
 
 struct cf_filter_impl;
@@ -93,16 +102,22 @@ CF_API cf_status cf_filter_set_string(cf_filter *filter, const char *param, cons
 /* Current value (enum: its index). Errors: CF_ERROR_NOT_FOUND. */
 CF_API cf_status cf_filter_get_double(const cf_filter *filter, const char *param, double *value);
 
-/* Output format produced for `input`. Errors: CF_ERROR_UNSUPPORTED_FORMAT. */
+/* The preferred output format for `input` (gray: GRAY8; blur: the input's).
+ * Errors: CF_ERROR_UNSUPPORTED_FORMAT (input not accepted). */
 CF_API cf_status cf_filter_get_output_format(const cf_filter *filter, cf_format input,
                                              cf_format *output);
+/* Every output format the filter can produce for `input`, preferred first,
+ * into out[0 .. max-1]; returns how many there are (0 if the input is not
+ * accepted), which may exceed max. gray on RGBA gives GRAY8, RGBA. */
+CF_API int cf_filter_get_output_formats(const cf_filter *filter, cf_format input,
+                                        cf_format *out, int max);
 
 /* Runs the filter from src into dst. Both frames must be in the same kind of
  * memory: host (either kind) runs the CPU reference synchronously, device
  * runs the CUDA kernels asynchronously on `stream` (finish with
  * cf_stream_synchronize or an event before reading dst). dst must have the
- * size of src and the format cf_filter_get_output_format() gives, and must
- * not overlap src. Errors: CF_ERROR_INVALID_ARGUMENT,
+ * size of src and one of the formats cf_filter_get_output_formats() gives,
+ * and must not overlap src. Errors: CF_ERROR_INVALID_ARGUMENT,
  * CF_ERROR_UNSUPPORTED_FORMAT, CF_ERROR_NO_DEVICE, CF_ERROR_OUT_OF_MEMORY,
  * CF_ERROR_CUDA. */
 CF_API cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst,

@@ -4,7 +4,8 @@
  * plane, chroma subsampling and component order. Plane sizes, copies and
  * kernels are all derived from it. Names are GStreamer's (GstVideoFormat
  * strings), so "RGBx" is 4 bytes R,G,B,padding and NV12 is a Y plane followed
- * by an interleaved U,V plane at half width and half height. */
+ * by an interleaved U,V plane at half width and half height. Components per
+ * pixel of a plane = pixel_bytes / sample_bytes. */
 #ifndef CUDAFILTERS_FORMAT_H
 #define CUDAFILTERS_FORMAT_H
 
@@ -26,6 +27,9 @@ typedef enum cf_format {
     CF_FORMAT_BGR,
     CF_FORMAT_NV12,
     CF_FORMAT_I420,
+    CF_FORMAT_GRAY16_LE, /* 16-bit little-endian gray */
+    CF_FORMAT_P010_10LE, /* NV12 layout, 10-bit samples in the high bits of 16 */
+    CF_FORMAT_I420_10LE, /* I420 layout, 10-bit samples in the low bits of 16 */
     CF_FORMAT_COUNT /* number of entries, not a format */
 } cf_format;
 
@@ -39,6 +43,9 @@ typedef struct cf_format_info {
     int x_shift[CF_MAX_PLANES];     /* log2 horizontal subsampling of each plane */
     int y_shift[CF_MAX_PLANES];     /* log2 vertical subsampling of each plane */
     bool is_yuv;               /* luma in plane 0, chroma in the others */
+    int sample_bytes;          /* bytes of one component sample: 1, or 2 (little-endian) */
+    int depth;                 /* significant bits of a sample: 8, 10 or 16 */
+    int shift;                 /* bit position of those bits in the sample (P010: 6) */
     /* RGB family: byte offset of each component inside a pixel; -1 if absent
      * (alpha of RGB/RGBx/...). -1 for all four in YUV and gray formats. */
     int r_offset, g_offset, b_offset, a_offset;

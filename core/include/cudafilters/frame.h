@@ -50,7 +50,8 @@ CF_API cf_status cf_frame_alloc(cf_frame *frame, cf_format format, int width,
 CF_API void cf_frame_free(cf_frame *frame);
 
 /* Checks a filled-in frame: known format, size >= 1, every plane non-NULL
- * with pitch >= its row bytes. Errors: CF_ERROR_INVALID_ARGUMENT,
+ * with pitch >= its row bytes, and for 16-bit formats plane addresses and
+ * pitches that are multiples of 2. Errors: CF_ERROR_INVALID_ARGUMENT,
  * CF_ERROR_UNSUPPORTED_FORMAT. */
 CF_API cf_status cf_frame_validate(const cf_frame *frame);
 
