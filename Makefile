@@ -28,7 +28,7 @@ test: build
 	/usr/bin/python3 tests/summary.py $(BUILD) || rc=1; exit $$rc
 
 bench: build
-	@echo "bench: no benchmarks yet (see the speed issue)"
+	@echo "bench: no benchmarks yet; bench/gpu-host.sh runs the GPU checks on a GPU host"
 
 clean:
 	rm -rf $(BUILD) out
