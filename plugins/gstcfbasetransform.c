@@ -231,6 +231,29 @@ gst_cf_base_transform_transform_caps (GstBaseTransform * trans, GstPadDirection 
   return out;
 }
 
+/* Among the caps downstream accepts, takes the one we list first for
+ * @caps (CUDA memory before system memory, a filter's preferred format
+ * first), whatever order the peers answered in: basetransform would take
+ * the peers' first, which lets a system-memory answer win over CUDA
+ * memory or gray's input format win over GRAY8. */
+static GstCaps *
+gst_cf_base_transform_fixate_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * othercaps)
+{
+  GstCaps *ours = gst_cf_base_transform_transform_caps (trans, direction, caps, NULL);
+  GstCaps *preferred = gst_caps_intersect_full (ours, othercaps, GST_CAPS_INTERSECT_FIRST);
+
+  gst_caps_unref (ours);
+  if (gst_caps_is_empty (preferred)) {
+    gst_caps_unref (preferred);
+    return GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->fixate_caps (trans,
+        direction, caps, othercaps);
+  }
+  gst_caps_unref (othercaps);
+  GST_DEBUG_OBJECT (trans, "preferred %" GST_PTR_FORMAT, preferred);
+  return gst_caps_fixate (preferred);
+}
+
 /* The core's format for negotiated @info, or CF_FORMAT_UNKNOWN after
  * posting an error: the templates only list core formats, so this is a
  * last line of defence with a clear message. */
@@ -622,6 +645,7 @@ gst_cf_base_transform_class_init (GstCfBaseTransformClass * klass)
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cf_base_transform_stop);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cf_base_transform_query);
   trans_class->transform_caps = GST_DEBUG_FUNCPTR (gst_cf_base_transform_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cf_base_transform_fixate_caps);
   trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cf_base_transform_set_caps);
   trans_class->transform_size = GST_DEBUG_FUNCPTR (gst_cf_base_transform_transform_size);
   trans_class->decide_allocation = GST_DEBUG_FUNCPTR (gst_cf_base_transform_decide_allocation);

@@ -300,3 +300,18 @@ TEST_F(Elements, TenAndSixteenBitFormats)
         EXPECT_EQ(gray.size(), 66u) << fmt;
     }
 }
+
+TEST_F(Elements, GrayPrefersGray8WhateverOrderDownstreamLists)
+{
+    GstHarness *h = gst_harness_new("cudagray");
+    gst_harness_set_src_caps(h, raw_caps("I420", 8, 4));
+    gst_harness_set_sink_caps_str(h, "video/x-raw,format={ I420, GRAY8 }");
+    ASSERT_EQ(gst_harness_push(h, make_buffer("I420", 8, 4, pattern)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(h);
+    ASSERT_NE(out, nullptr);
+    GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+    EXPECT_STREQ(gst_structure_get_string(gst_caps_get_structure(caps, 0), "format"), "GRAY8");
+    gst_caps_unref(caps);
+    gst_buffer_unref(out);
+    gst_harness_teardown(h);
+}
