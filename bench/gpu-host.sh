@@ -17,6 +17,11 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 source .device/rt/env.sh
 gst-launch-1.0 --version | head -1
 dev=$PWD/.device
+# The bundle may hold a copy of libcudafilters (bundle.sh follows the test
+# binaries' dependencies); the fresh build must win.
+export LD_LIBRARY_PATH=$dev/build/core:$LD_LIBRARY_PATH
+# Fresh registries: a cached one may have blacklisted an older plugin build.
+rm -f /tmp/reg-nonv.bin /tmp/reg-nv.bin
 # System plugins without nvcodec, to test our elements alone.
 nonv=/tmp/cf-plugins-no-nvcodec; rm -rf $nonv; mkdir -p $nonv
 for p in "$GST_PLUGIN_SYSTEM_PATH"/*.so; do
