@@ -27,8 +27,10 @@ test: build
 	@rm -rf $(BUILD)/tests/reports; rc=0; meson test -C $(BUILD) --print-errorlogs --num-processes 2 || rc=$$?; \
 	/usr/bin/python3 tests/summary.py $(BUILD) || rc=1; exit $$rc
 
+# Builds the benchmarks; they run on a GPU host (bench/run-bench.sh, see
+# ../shared/device/README.md), results in bench/results/.
 bench: build
-	@echo "bench: no benchmarks yet; bench/gpu-host.sh runs the GPU checks on a GPU host"
+	@ls $(BUILD)/bench/cf-bench && echo "bench: built; run bench/run-bench.sh on a GPU host"
 
 clean:
 	rm -rf $(BUILD) out

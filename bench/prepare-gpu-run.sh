@@ -13,13 +13,14 @@ build=build-gpu
     -Dgpu_archs=90 -Dbuildtype=release >/dev/null
 ninja -C $build >/dev/null
 rm -rf $dev/build $dev/plugins
-mkdir -p $dev/build/core $dev/build/tests $dev/build/plugins $dev/plugins $dev/data
+mkdir -p $dev/build/core $dev/build/tests $dev/build/plugins $dev/build/bench $dev/plugins $dev/data
 # Same layout as the build dir so the binaries' $ORIGIN rpaths still work.
 cp -a $build/core/libcudafilters.so $build/core/libcudafilters.so.[0-9]* $dev/build/core/
 rm -rf $dev/build/core/*.p
 cp $build/tests/test-* $dev/build/tests/ 2>/dev/null || true
 rm -rf $dev/build/tests/*.p
 cp $build/plugins/libgstcudafilters.so $dev/build/plugins/
+cp $build/bench/cf-bench $dev/build/bench/
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 cp /usr/lib/$arch/gstreamer-1.0/libgstcompositor.so $dev/plugins/
 if [ ! -f $dev/data/vtest.mp4 ]; then

@@ -17,7 +17,7 @@ struct Size {
 std::vector<Size> test_sizes(std::mt19937 &rng)
 {
     std::vector<Size> sizes = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 3, 3 }, { 5, 7 }, { 127, 1 },
-                                { 1, 131 } };
+                                { 1, 131 }, { 4, 1 }, { 640, 3 }, { 1284, 5 } };
     for (int i = 0; i < 6; i++)
         sizes.push_back({ std::uniform_int_distribution<int>(1, 700)(rng),
                           std::uniform_int_distribution<int>(1, 300)(rng) });
@@ -41,10 +41,11 @@ void compare_cpu_gpu(const std::string &chain_text, cf_format fmt, Size s, std::
 
     std::mt19937 data_rng(rng());
     std::mt19937 data_rng_copy = data_rng;
-    cftest::GuardedFrame host_src(fmt, s.w, s.h, CF_MEMORY_HOST, data_rng);
-    cftest::GuardedFrame dev_src(fmt, s.w, s.h, CF_MEMORY_DEVICE, data_rng_copy);
-    cftest::GuardedFrame host_dst(out_fmt, s.w, s.h, CF_MEMORY_HOST, rng);
-    cftest::GuardedFrame dev_dst(out_fmt, s.w, s.h, CF_MEMORY_DEVICE, rng);
+    size_t align = rng() % 2 ? 16 : 1; // aligned rows take the vectorised paths
+    cftest::GuardedFrame host_src(fmt, s.w, s.h, CF_MEMORY_HOST, data_rng, align);
+    cftest::GuardedFrame dev_src(fmt, s.w, s.h, CF_MEMORY_DEVICE, data_rng_copy, align);
+    cftest::GuardedFrame host_dst(out_fmt, s.w, s.h, CF_MEMORY_HOST, rng, align);
+    cftest::GuardedFrame dev_dst(out_fmt, s.w, s.h, CF_MEMORY_DEVICE, rng, align);
     // Same seed, same layout: the two sources hold the same pixels.
     ASSERT_EQ(host_src.pixels(0), dev_src.pixels(0));
 

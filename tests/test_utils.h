@@ -63,7 +63,10 @@ inline cf_status copy_bytes(void *dst, cf_memory dst_mem, const void *src, cf_me
 // downloading the block and comparing guards and padding with the original.
 class GuardedFrame {
 public:
-    GuardedFrame(cf_format format, int width, int height, cf_memory memory, std::mt19937 &rng)
+    // `align`: pitches and plane offsets are multiples of it (1 = any), so
+    // both the aligned fast paths and the unaligned ones get exercised.
+    GuardedFrame(cf_format format, int width, int height, cf_memory memory, std::mt19937 &rng,
+                 size_t align = 1)
         : memory_(memory)
     {
         const cf_format_info *info = cf_format_get_info(format);
@@ -80,7 +83,9 @@ public:
             // even pitches).
             frame_.pitch[p] = row + info->sample_bytes *
                                         std::uniform_int_distribution<int>(0, 20)(rng);
+            frame_.pitch[p] = (frame_.pitch[p] + align - 1) / align * align;
             total += kGuard;
+            total = (total + align - 1) / align * align;
             offset[p] = total;
             plane_bytes_[p] = frame_.pitch[p] * cf_format_plane_height(format, p, height);
             total += plane_bytes_[p] + kGuard;

@@ -1,0 +1,261 @@
+// cudafilters kernel benchmarks: CUDA events around each launch, warm-up,
+// medians over many runs, inputs rotated over a working set larger than the
+// GPU's L2 so every frame comes from device memory. Prints one markdown
+// table; the device-copy bandwidth and the 32-bit integer multiply-add rate
+// measured in the same run are the ceilings each row is compared with.
+//
+//   cf-bench [--width W] [--height H] [--reps N]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" {
+#include "cudafilters/cudafilters.h"
+}
+
+#define CHECK(call)                                                                             \
+    do {                                                                                        \
+        cudaError_t e_ = (call);                                                                \
+        if (e_ != cudaSuccess) {                                                                \
+            std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__,   \
+                         __LINE__);                                                             \
+            std::exit(1);                                                                       \
+        }                                                                                       \
+    } while (0)
+#define CF_CHECK(call)                                                                          \
+    do {                                                                                        \
+        cf_status s_ = (call);                                                                  \
+        if (s_ != CF_OK) {                                                                      \
+            std::fprintf(stderr, "%s: %s\n", #call, cf_last_error());                           \
+            std::exit(1);                                                                       \
+        }                                                                                       \
+    } while (0)
+
+namespace {
+
+int g_reps = 50;
+const size_t kWorkingSet = 512ull << 20; // bytes of inputs rotated through, >> 60 MB L2
+
+// Median of `reps` timed runs of fn(i) (i = run index), after 5 warm-ups.
+double median_ms(const std::function<void(int)> &fn)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    for (int i = 0; i < 5; i++) fn(i);
+    std::vector<float> t;
+    for (int i = 0; i < g_reps; i++) {
+        CHECK(cudaEventRecord(a));
+        fn(i);
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms);
+    }
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+size_t frame_bytes(cf_format f, int w, int h)
+{
+    size_t n = 0;
+    for (int p = 0; p < cf_format_get_info(f)->n_planes; p++)
+        n += cf_format_plane_row_bytes(f, p, w) * (size_t)cf_format_plane_height(f, p, h);
+    return n;
+}
+
+// Enough device frames of random pixels to exceed the L2 working set.
+std::vector<cf_frame> random_frames(cf_format f, int w, int h, cf_memory mem = CF_MEMORY_DEVICE)
+{
+    size_t bytes = frame_bytes(f, w, h);
+    int n = (int)std::max<size_t>(4, kWorkingSet / bytes);
+    std::vector<cf_frame> frames(n);
+    cf_frame host;
+    CF_CHECK(cf_frame_alloc(&host, f, w, h, CF_MEMORY_PINNED_HOST));
+    uint64_t x = 88172645463325252ull; // xorshift64: random bytes, fast
+    for (int p = 0; p < cf_format_get_info(f)->n_planes; p++)
+        for (size_t j = 0; j + 8 <= host.pitch[p] * cf_format_plane_height(f, p, h); j += 8) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            std::memcpy(host.data[p] + j, &x, 8);
+        }
+    // Same pixels in every frame, different addresses: what matters for
+    // timing is that each launch reads memory that is not in L2.
+    for (int i = 0; i < n; i++) {
+        CF_CHECK(cf_frame_alloc(&frames[i], f, w, h, mem));
+        CF_CHECK(cf_frame_copy(&host, &frames[i], nullptr));
+    }
+    CHECK(cudaDeviceSynchronize());
+    cf_frame_free(&host);
+    return frames;
+}
+
+void free_frames(std::vector<cf_frame> &v)
+{
+    for (auto &f : v) cf_frame_free(&f);
+}
+
+__global__ void imad_peak(uint32_t *out, uint32_t seed, int iters)
+{
+    uint32_t a = seed + threadIdx.x, b = a * 3 + 1, c = a ^ 0x9e3779b9u, d = b + 7;
+    uint32_t m = 0x10001u + blockIdx.x;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            a = a * m + b;
+            b = b * m + c;
+            c = c * m + d;
+            d = d * m + a;
+        }
+    }
+    if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
+}
+
+struct Ceilings {
+    double copy_gbs;  // device copy, bytes read + written per second / 1e9
+    double imad_gops; // 32-bit multiply-adds per second / 1e9
+};
+
+Ceilings measure_ceilings()
+{
+    Ceilings c{};
+    size_t bytes = 1ull << 30;
+    void *a, *b;
+    CHECK(cudaMalloc(&a, bytes));
+    CHECK(cudaMalloc(&b, bytes));
+    CHECK(cudaMemset(a, 1, bytes));
+    double ms = median_ms([&](int) { CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+    c.copy_gbs = 2.0 * bytes / (ms * 1e6);
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    uint32_t *out;
+    CHECK(cudaMalloc(&out, 4));
+    const int blocks = sms * 8, threads = 512, iters = 2000;
+    ms = median_ms([&](int i) { imad_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
+    c.imad_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
+    CHECK(cudaFree(out));
+    return c;
+}
+
+void row(const char *what, double ms, double bytes, double macs, const Ceilings &c)
+{
+    double mem_floor = bytes / (c.copy_gbs * 1e6);
+    double op_floor = macs / (c.imad_gops * 1e6);
+    double floor = std::max(mem_floor, op_floor);
+    std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx |\n", what, ms,
+                bytes / (ms * 1e6), 100.0 * bytes / (ms * 1e6) / c.copy_gbs, mem_floor, op_floor,
+                ms / floor);
+}
+
+// Runs one filter string on rotating device frames; returns the median ms.
+double time_filter(const char *chain_text, cf_format in, cf_format out, int w, int h)
+{
+    cf_chain *chain = cf_chain_parse(chain_text);
+    if (!chain) {
+        std::fprintf(stderr, "%s\n", cf_last_error());
+        std::exit(1);
+    }
+    cf_filter *f = cf_chain_get(chain, 0);
+    auto src = random_frames(in, w, h);
+    std::vector<cf_frame> dst(2);
+    for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, out, w, h, CF_MEMORY_DEVICE));
+    double ms = median_ms([&](int i) {
+        CF_CHECK(cf_filter_run(f, &src[i % src.size()], &dst[i % 2], nullptr));
+    });
+    free_frames(src);
+    free_frames(dst);
+    cf_chain_free(&chain);
+    return ms;
+}
+
+int taps(double sigma, int depth)
+{
+    return (int)std::lrint(sigma * (depth == 8 ? 6.0 : 8.0) + 1.0) | 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    int w = 3840, h = 2160;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--width")) w = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--height")) h = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(argv[i + 1]);
+    }
+    int n = 0;
+    CF_CHECK(cf_device_count(&n));
+    if (n == 0) {
+        std::printf("cf-bench: no GPU (%s)\n", cf_device_unavailable_reason());
+        return 77;
+    }
+    cf_device_info info;
+    CF_CHECK(cf_device_get_info(0, &info));
+    Ceilings c = measure_ceilings();
+    std::printf("%s, %d SMs; frames %dx%d; %d runs, medians; inputs rotated over %zu MiB\n",
+                info.name, info.multiprocessors, w, h, g_reps, kWorkingSet >> 20);
+    std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s\n\n",
+                c.copy_gbs, c.imad_gops);
+    std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
+    std::printf("|---|---|---|---|---|---|---|\n");
+
+    struct GrayCase {
+        cf_format in;
+        const char *text;
+    } grays[] = { { CF_FORMAT_RGBA, "gray RGBA->GRAY8" }, { CF_FORMAT_BGRX, "gray BGRx->GRAY8" },
+                  { CF_FORMAT_RGB, "gray RGB->GRAY8" },   { CF_FORMAT_NV12, "gray NV12->GRAY8" },
+                  { CF_FORMAT_I420, "gray I420->GRAY8" }, { CF_FORMAT_P010_10LE, "gray P010->GRAY8" },
+                  { CF_FORMAT_GRAY16_LE, "gray GRAY16->GRAY8" } };
+    for (const GrayCase &g : grays) {
+        const cf_format_info *fi = cf_format_get_info(g.in);
+        bool rgb = fi->r_offset >= 0;
+        double read = rgb ? (double)frame_bytes(g.in, w, h)
+                          : (double)cf_format_plane_row_bytes(g.in, 0, w) * h;
+        double ms = time_filter("gray", g.in, CF_FORMAT_GRAY8, w, h);
+        row(g.text, ms, read + (double)w * h, rgb ? 3.0 * w * h : 0, c);
+    }
+    struct BlurCase {
+        cf_format f;
+        double sigma;
+    } blurs[] = { { CF_FORMAT_GRAY8, 2 }, { CF_FORMAT_RGBA, 2 }, { CF_FORMAT_NV12, 2 },
+                  { CF_FORMAT_GRAY8, 8 }, { CF_FORMAT_RGBA, 8 }, { CF_FORMAT_NV12, 8 } };
+    for (const BlurCase &b : blurs) {
+        char text[64], label[64];
+        std::snprintf(text, sizeof text, "blur=sigma=%g", b.sigma);
+        std::snprintf(label, sizeof label, "blur sigma %g %s (%d taps)", b.sigma,
+                      cf_format_name(b.f), taps(b.sigma, 8));
+        double bytes = 2.0 * frame_bytes(b.f, w, h);
+        double samples = (double)frame_bytes(b.f, w, h);
+        double ms = time_filter(text, b.f, b.f, w, h);
+        row(label, ms, bytes, 2.0 * taps(b.sigma, 8) * samples, c);
+    }
+    // Transfers of one RGBA frame: pinned and pageable host memory.
+    for (cf_memory hm : { CF_MEMORY_PINNED_HOST, CF_MEMORY_HOST }) {
+        cf_frame host, dev;
+        CF_CHECK(cf_frame_alloc(&host, CF_FORMAT_RGBA, w, h, hm));
+        std::memset(host.data[0], 7, host.pitch[0] * h);
+        CF_CHECK(cf_frame_alloc(&dev, CF_FORMAT_RGBA, w, h, CF_MEMORY_DEVICE));
+        double up = median_ms([&](int) { CF_CHECK(cf_frame_upload(&host, &dev, nullptr)); });
+        double down = median_ms([&](int) { CF_CHECK(cf_frame_download(&dev, &host, nullptr)); });
+        double bytes = (double)frame_bytes(CF_FORMAT_RGBA, w, h);
+        const char *kind = hm == CF_MEMORY_PINNED_HOST ? "pinned" : "pageable";
+        std::printf("| upload RGBA, %-8s host memory     | %8.4f | %7.1f | PCIe | | | |\n", kind, up,
+                    bytes / (up * 1e6));
+        std::printf("| download RGBA, %-8s host memory   | %8.4f | %7.1f | PCIe | | | |\n", kind,
+                    down, bytes / (down * 1e6));
+        cf_frame_free(&host);
+        cf_frame_free(&dev);
+    }
+    return 0;
+}

@@ -1,0 +1,124 @@
+// NPP peer for bench/run-bench.sh, built on the GPU host (NPP's headers and
+// libraries exist only there): the same 4K frames, rotation, warm-up and
+// medians as cf-bench, so its rows sit beside ours in one table.
+#include <cuda_runtime.h>
+#include <nppi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+#define CHECK(call)                                                                             \
+    do {                                                                                        \
+        cudaError_t e_ = (call);                                                                \
+        if (e_ != cudaSuccess) {                                                                \
+            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                    \
+            std::exit(1);                                                                       \
+        }                                                                                       \
+    } while (0)
+#define NPP(call)                                                                               \
+    do {                                                                                        \
+        NppStatus s_ = (call);                                                                  \
+        if (s_ != NPP_SUCCESS) {                                                                \
+            std::fprintf(stderr, "%s: NPP status %d\n", #call, (int)s_);                        \
+            std::exit(1);                                                                       \
+        }                                                                                       \
+    } while (0)
+
+static double median_ms(const std::function<void(int)> &fn)
+{
+    cudaEvent_t a, b;
+    CHECK(cudaEventCreate(&a));
+    CHECK(cudaEventCreate(&b));
+    for (int i = 0; i < 5; i++) fn(i);
+    std::vector<float> t;
+    for (int i = 0; i < 50; i++) {
+        CHECK(cudaEventRecord(a));
+        fn(i);
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+int main()
+{
+    const int w = 3840, h = 2160, n = 16;
+    NppStreamContext ctx = {};
+    ctx.hStream = 0;
+    CHECK(cudaGetDevice(&ctx.nCudaDeviceId));
+    int dev = ctx.nCudaDeviceId, v = 0;
+    CHECK(cudaDeviceGetAttribute(&ctx.nMultiProcessorCount, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaDeviceGetAttribute(&ctx.nMaxThreadsPerMultiProcessor,
+                                 cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    CHECK(cudaDeviceGetAttribute(&ctx.nMaxThreadsPerBlock, cudaDevAttrMaxThreadsPerBlock, dev));
+    CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlock, dev));
+    ctx.nSharedMemPerBlock = (size_t)v;
+    CHECK(cudaDeviceGetAttribute(&ctx.nCudaDevAttrComputeCapabilityMajor,
+                                 cudaDevAttrComputeCapabilityMajor, dev));
+    CHECK(cudaDeviceGetAttribute(&ctx.nCudaDevAttrComputeCapabilityMinor,
+                                 cudaDevAttrComputeCapabilityMinor, dev));
+
+    std::vector<Npp8u *> rgba(n), gray(n);
+    size_t rgba_pitch, gray_pitch;
+    for (int i = 0; i < n; i++) {
+        CHECK(cudaMallocPitch((void **)&rgba[i], &rgba_pitch, (size_t)w * 4, h));
+        CHECK(cudaMallocPitch((void **)&gray[i], &gray_pitch, (size_t)w, h));
+        CHECK(cudaMemset2D(rgba[i], rgba_pitch, 37 * i + 11, (size_t)w * 4, h));
+        CHECK(cudaMemset2D(gray[i], gray_pitch, 91 * i + 3, (size_t)w, h));
+    }
+    Npp8u *out4, *out1;
+    size_t out4_pitch, out1_pitch;
+    CHECK(cudaMallocPitch((void **)&out4, &out4_pitch, (size_t)w * 4, h));
+    CHECK(cudaMallocPitch((void **)&out1, &out1_pitch, (size_t)w, h));
+    NppiSize size = { w, h };
+    NppiPoint origin = { 0, 0 };
+
+    double ms = median_ms([&](int i) {
+        NPP(nppiRGBToGray_8u_AC4C1R_Ctx(rgba[i % n], (int)rgba_pitch, out1, (int)out1_pitch, size, ctx));
+    });
+    std::printf("| NPP nppiRGBToGray AC4C1R | %8.4f |\n", ms);
+    ms = median_ms([&](int i) {
+        NPP(nppiFilterGaussBorder_8u_C1R_Ctx(gray[i % n], (int)gray_pitch, size, origin, out1,
+                                             (int)out1_pitch, size, NPP_MASK_SIZE_13_X_13,
+                                             NPP_BORDER_REPLICATE, ctx));
+    });
+    std::printf("| NPP FilterGaussBorder 13x13 GRAY8 | %8.4f |\n", ms);
+    ms = median_ms([&](int i) {
+        NPP(nppiFilterGaussBorder_8u_C4R_Ctx(rgba[i % n], (int)rgba_pitch, size, origin, out4,
+                                             (int)out4_pitch, size, NPP_MASK_SIZE_13_X_13,
+                                             NPP_BORDER_REPLICATE, ctx));
+    });
+    std::printf("| NPP FilterGaussBorder 13x13 RGBA | %8.4f |\n", ms);
+    for (double sigma : { 2.0, 8.0 }) {
+        int taps = (int)std::lrint(sigma * 6 + 1) | 1, r = taps / 2;
+        std::vector<float> k(taps);
+        double sum = 0;
+        for (int i = 0; i < taps; i++) sum += k[i] = (float)std::exp(-(i - r) * (i - r) / (2 * sigma * sigma));
+        for (auto &x : k) x = (float)(x / sum);
+        float *dk;
+        CHECK(cudaMalloc(&dk, taps * sizeof(float)));
+        CHECK(cudaMemcpy(dk, k.data(), taps * sizeof(float), cudaMemcpyHostToDevice));
+        ms = median_ms([&](int i) {
+            NPP(nppiFilterGaussAdvancedBorder_8u_C1R_Ctx(gray[i % n], (int)gray_pitch, size, origin,
+                                                         out1, (int)out1_pitch, size, taps, dk,
+                                                         NPP_BORDER_REPLICATE, ctx));
+        });
+        std::printf("| NPP FilterGaussAdvancedBorder sigma %g GRAY8 (%d taps) | %8.4f |\n", sigma, taps, ms);
+        ms = median_ms([&](int i) {
+            NPP(nppiFilterGaussAdvancedBorder_8u_C4R_Ctx(rgba[i % n], (int)rgba_pitch, size, origin,
+                                                         out4, (int)out4_pitch, size, taps, dk,
+                                                         NPP_BORDER_REPLICATE, ctx));
+        });
+        std::printf("| NPP FilterGaussAdvancedBorder sigma %g RGBA (%d taps) | %8.4f |\n", sigma, taps, ms);
+        CHECK(cudaFree(dk));
+    }
+    return 0;
+}

@@ -1,0 +1,19 @@
+#!/bin/bash
+# All benchmarks in one call on the GPU host (device time is short): ours
+# (cf-bench) and the peers (NPP built here, CuPy, OpenCV CPU) on the same
+# frames. Prepare with bench/prepare-gpu-run.sh; run from the repo root.
+set -u
+cd "$(dirname "$0")/.."
+dev=$PWD/.device
+export LD_LIBRARY_PATH=$dev/build/core:${LD_LIBRARY_PATH:-}
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
+echo "## cudafilters"
+$dev/build/bench/cf-bench
+echo
+echo "## peers, same frame size"
+if nvcc -O2 -std=c++17 -o /tmp/npp-peer bench/npp_peer.cu -lnppif -lnppicc -lnppc 2>/tmp/npp-build.log; then
+    /tmp/npp-peer || echo "| NPP peer failed | |"
+else
+    echo "| NPP peer did not build: $(tail -3 /tmp/npp-build.log | tr '\n' ' ') | |"
+fi
+python3 bench/peers.py
