@@ -1,10 +1,17 @@
-/* CUDA blur: two passes per plane with the arithmetic of blur.h.
- * Horizontal: a block stages its row segment plus the kernel radius (border
- * folded) in shared memory. Vertical: one thread per sample column, reads
- * coalesced across the row. 8-bit planes keep 16-bit intermediates and a
- * 32-bit vertical sum; 10/16-bit planes keep 32-bit intermediates and a
- * 64-bit vertical sum (bounds in blur.h). Grids stride over rows, so any
- * height fits the 65535 grid.y limit. */
+/* CUDA blur with the arithmetic of blur.h.
+ *
+ * 8-bit planes with kernels that fit: one fused kernel per 32x32 tile. It
+ * stages the tile plus the kernel radius on every side (border folded) in
+ * shared memory, runs the horizontal pass into a shared 16-bit tile and the
+ * vertical pass from it, so the intermediate never goes to device memory.
+ *
+ * Otherwise (10/16-bit planes, very large kernels) two passes through a
+ * scratch plane. Horizontal: a block stages its row segment plus the radius
+ * in shared memory. Vertical: one thread per sample column, reads coalesced
+ * across the row. 8-bit planes keep 16-bit intermediates and a 32-bit
+ * vertical sum; 10/16-bit planes keep 32-bit intermediates and a 64-bit
+ * vertical sum (bounds in blur.h). Grids stride over rows, so any height
+ * fits the 65535 grid.y limit. */
 #include <cuda_runtime.h>
 
 #include "blur.h"
@@ -89,6 +96,102 @@ unsigned grid_rows(int height)
     return (unsigned)(height < 65535 ? height : 65535);
 }
 
+constexpr int kTile = 32;           // fused kernel: output tile, pixels per side
+constexpr int kFusedThreads = 256;
+constexpr size_t kFusedMaxShared = 48 * 1024; // no opt-in needed up to this
+
+/* Shared memory of the fused kernel: the 8-bit input tile, padded to an
+ * even size, then the 16-bit horizontal results. */
+__host__ __device__ size_t fused_mid_offset(int in_w, int in_h, int channels)
+{
+    size_t in = (size_t)in_w * in_h * channels;
+    return in + in % 2;
+}
+
+__host__ __device__ size_t fused_shared_bytes(int in_w, int in_h, int channels)
+{
+    return fused_mid_offset(in_w, in_h, channels) + (size_t)in_h * kTile * channels * sizeof(uint16_t);
+}
+
+/* One 32x32 output tile of an 8-bit plane, both passes in shared memory.
+ * kx and ky have the same radius R (the launcher checks). */
+template <int C>
+__global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
+                            uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
+                            int border, uint32_t border_value, cf_blur_kernel kx,
+                            cf_blur_kernel ky)
+{
+    extern __shared__ __align__(16) uint8_t shared[];
+    const int rx = kx.size / 2, ry = ky.size / 2;
+    const int in_w = kTile + 2 * rx, in_h = kTile + 2 * ry;
+    uint8_t *in = shared; // in_h x in_w x C
+    uint16_t *mid = reinterpret_cast<uint16_t *>(shared + fused_mid_offset(in_w, in_h, C)); // in_h x kTile x C
+    const int tiles_y = (height + kTile - 1) / kTile;
+    const int x0 = blockIdx.x * kTile;
+    for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
+        const int y0 = ty * kTile;
+        for (int i = threadIdx.x; i < in_h * in_w; i += kFusedThreads) {
+            int r = i / in_w, c = i - r * in_w;
+            int sy = cf_border_index(y0 - ry + r, height, border);
+            int sx = cf_border_index(x0 - rx + c, width, border);
+            const uint8_t *s = src + (size_t)sy * src_pitch + (size_t)sx * C;
+#pragma unroll
+            for (int k = 0; k < C; k++)
+                in[i * C + k] = (sy < 0 || sx < 0) ? (uint8_t)border_value : s[k];
+        }
+        __syncthreads();
+        for (int i = threadIdx.x; i < in_h * kTile * C; i += kFusedThreads) {
+            int r = i / (kTile * C), rest = i - r * kTile * C;
+            const uint8_t *p = in + ((size_t)r * in_w) * C + rest;
+            uint32_t acc = 0;
+            for (int t = 0; t < kx.size; t++)
+                acc += kx.w[t] * p[t * C];
+            mid[i] = (uint16_t)cf_blur_round_h(acc);
+        }
+        __syncthreads();
+        for (int i = threadIdx.x; i < kTile * kTile * C; i += kFusedThreads) {
+            int r = i / (kTile * C), rest = i - r * kTile * C;
+            int x = x0 + rest / C, y = y0 + r;
+            if (x >= width || y >= height)
+                continue;
+            const uint16_t *p = mid + (size_t)r * kTile * C + rest;
+            uint32_t acc = 0;
+            for (int t = 0; t < ky.size; t++)
+                acc += ky.w[t] * p[(size_t)t * kTile * C];
+            dst[(size_t)y * dst_pitch + (size_t)x0 * C + rest] = (uint8_t)cf_blur_round_v(acc);
+        }
+        __syncthreads();
+    }
+}
+
+template <int C>
+void launch_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+                   size_t shared, cudaStream_t stream)
+{
+    int tiles_y = (p.height + kTile - 1) / kTile;
+    dim3 grid((unsigned)((p.width + kTile - 1) / kTile), (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
+    blur_fused8<C><<<grid, kFusedThreads, shared, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
+                                                            p.width, p.height, p.border,
+                                                            p.border_value, kx, ky);
+}
+
+/* Runs the fused kernel when it applies; returns false to fall back. */
+bool try_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+                cudaStream_t stream)
+{
+    size_t shared = fused_shared_bytes(kTile + 2 * (kx.size / 2), kTile + 2 * (ky.size / 2),
+                                       p.channels);
+    if (p.sample_bytes != 1 || shared > kFusedMaxShared)
+        return false;
+    switch (p.channels) {
+    case 1: launch_fused8<1>(kx, ky, p, shared, stream); return true;
+    case 2: launch_fused8<2>(kx, ky, p, shared, stream); return true;
+    case 3: launch_fused8<3>(kx, ky, p, shared, stream); return true;
+    case 4: launch_fused8<4>(kx, ky, p, shared, stream); return true;
+    }
+    return false;
+}
+
 template <typename T, int C>
 void launch_horizontal(const cf_blur_kernel &k, const cf_blur_plane &p, void *tmp, size_t tp,
                        cudaStream_t stream)
@@ -104,6 +207,8 @@ template <typename T>
 cf_status blur_plane(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
                      void *tmp, size_t tp, cudaStream_t stream)
 {
+    if (try_fused8(kx, ky, p, stream))
+        return CF_CUDA_CHECK(cudaGetLastError());
     switch (p.channels) {
     case 1: launch_horizontal<T, 1>(kx, p, tmp, tp, stream); break;
     case 2: launch_horizontal<T, 2>(kx, p, tmp, tp, stream); break;
