@@ -35,6 +35,11 @@ __global__ void gray_rgb(const uint8_t *__restrict__ src, size_t src_pitch, int 
     }
 }
 
+bool aligned4(const void *p, size_t pitch)
+{
+    return ((uintptr_t)p | pitch) % 4 == 0;
+}
+
 /* 4 pixels of BPP (3 or 4) bytes per thread: BPP 32-bit words in, one
  * 32-bit word out. Needs 4-byte aligned rows and a width that is a multiple
  * of 4 (the launcher checks). */
@@ -62,11 +67,82 @@ __global__ void gray_rgb_x4(const uint8_t *__restrict__ src, size_t src_pitch, i
     }
 }
 
-bool aligned4(const void *p, size_t pitch)
+
+/* Range expansion through a table (8- and 10-bit samples): built from
+ * cf_gray_expand on the host, so it gives exactly what the CPU twin
+ * computes, and staged in shared memory because a warp's lookups scatter. */
+struct GrayLut {
+    uint8_t v[1024];
+};
+
+GrayLut make_lut(const cf_gray_plan &plan, int depth)
 {
-    return ((uintptr_t)p | pitch) % 4 == 0;
+    GrayLut lut;
+    for (int i = 0; i < (1 << depth); i++)
+        lut.v[i] = cf_gray_expand(i, plan.lo, plan.span);
+    return lut;
 }
 
+/* 4 samples per thread when rows are aligned and the width is a multiple
+ * of 4 (X4), else one. */
+template <typename T, bool X4>
+__global__ void gray_luma_lut(const uint8_t *__restrict__ src, size_t src_pitch, int shift,
+                              int entries, uint8_t *__restrict__ dst, size_t dst_pitch, int width,
+                              int height, GrayLut lut)
+{
+    __shared__ uint8_t table[1024];
+    for (int i = threadIdx.x; i < entries; i += blockDim.x)
+        table[i] = lut.v[i];
+    __syncthreads();
+    const int per = X4 ? 4 : 1;
+    int x = (blockIdx.x * blockDim.x + threadIdx.x) * per;
+    if (x >= width)
+        return;
+    const int mask = entries - 1;
+    for (int y = blockIdx.y; y < height; y += gridDim.y) {
+        const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch) + x;
+        uint8_t *d = dst + (size_t)y * dst_pitch + x;
+        if (X4) {
+            T v[4];
+            if (sizeof(T) == 1) {
+                uint32_t word = *reinterpret_cast<const uint32_t *>(s);
+                for (int i = 0; i < 4; i++) v[i] = (T)(word >> (8 * i));
+            } else {
+                uint2 words = *reinterpret_cast<const uint2 *>(s);
+                v[0] = (T)words.x, v[1] = (T)(words.x >> 16), v[2] = (T)words.y, v[3] = (T)(words.y >> 16);
+            }
+            uint32_t out = 0;
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+                out |= (uint32_t)table[(v[i] >> shift) & mask] << (8 * i);
+            *reinterpret_cast<uint32_t *>(d) = out;
+        } else {
+            d[0] = table[(s[0] >> shift) & mask];
+        }
+    }
+}
+
+template <typename T>
+void launch_luma_lut(const cf_gray_plan &plan, int depth, const cf_frame *src, cf_frame *dst,
+                     cudaStream_t stream)
+{
+    GrayLut lut = make_lut(plan, depth);
+    bool x4 = src->width % 4 == 0 && ((uintptr_t)src->data[0] | src->pitch[0]) % (4 * sizeof(T)) == 0 &&
+              aligned4(dst->data[0], dst->pitch[0]);
+    int threads_x = x4 ? src->width / 4 : src->width;
+    // About 8 rows per block, so each block's table load is shared by several rows.
+    dim3 grid((unsigned)((threads_x + 255) / 256), grid_rows((src->height + 7) / 8));
+    if (x4)
+        gray_luma_lut<T, true><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan.shift,
+                                                         1 << depth, dst->data[0], dst->pitch[0],
+                                                         src->width, src->height, lut);
+    else
+        gray_luma_lut<T, false><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan.shift,
+                                                          1 << depth, dst->data[0], dst->pitch[0],
+                                                          src->width, src->height, lut);
+}
+
+/* 16-bit samples: the expansion computed per sample. */
 template <typename T>
 __global__ void gray_luma(const uint8_t *__restrict__ src, size_t src_pitch, int shift, int lo,
                           int span, uint8_t *__restrict__ dst, size_t dst_pitch, int width,
@@ -146,10 +222,10 @@ extern "C" cf_status cf_gray_cuda(const cf_gray_plan *plan, const cf_frame *src,
                                                   info->r_offset, info->g_offset, info->b_offset,
                                                   dst->data[0], dst->pitch[0], src->width,
                                                   src->height, plan->w);
-    else if (plan->sample_bytes == 1)
-        gray_luma<uint8_t><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan->shift,
-                                                     plan->lo, plan->span, dst->data[0],
-                                                     dst->pitch[0], src->width, src->height);
+    else if (info->depth <= 10 && plan->sample_bytes == 1)
+        launch_luma_lut<uint8_t>(*plan, info->depth, src, dst, stream);
+    else if (info->depth <= 10)
+        launch_luma_lut<uint16_t>(*plan, info->depth, src, dst, stream);
     else
         gray_luma<uint16_t><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan->shift,
                                                       plan->lo, plan->span, dst->data[0],
