@@ -315,3 +315,36 @@ TEST_F(Elements, GrayPrefersGray8WhateverOrderDownstreamLists)
     gst_buffer_unref(out);
     gst_harness_teardown(h);
 }
+
+TEST_F(Elements, RenegotiatesMidStream)
+{
+    // Size changes mid-stream: pools are replaced, output matches each size.
+    GstHarness *h = gst_harness_new_parse("cudaupload ! cudagray ! cudablur sigma=1.5 ! cudadownload");
+    gst_harness_set_sink_caps_str(h, "video/x-raw,format=GRAY8");
+    struct Size {
+        int w, h;
+    } sizes[] = { { 640, 360 }, { 1921, 1081 }, { 320, 240 }, { 640, 360 } };
+    for (Size s : sizes) {
+        SCOPED_TRACE(std::to_string(s.w) + "x" + std::to_string(s.h));
+        gst_harness_set_src_caps(h, raw_caps("RGBA", s.w, s.h));
+        for (int i = 0; i < 2; i++) {
+            ASSERT_EQ(gst_harness_push(h, make_buffer("RGBA", s.w, s.h, pattern)), GST_FLOW_OK);
+            GstBuffer *out = gst_harness_pull(h);
+            ASSERT_NE(out, nullptr);
+            auto got = plane_bytes(h, out, 0);
+            gst_buffer_unref(out);
+            ASSERT_EQ(got.size(), (size_t)s.w * s.h);
+            if (i == 0) {
+                auto gray = reference("gray", "RGBA", s.w, s.h, pattern);
+                std::vector<uint8_t> expect(gray.size());
+                cf_frame g = cftest::wrap_gray(gray, s.w, s.h), e = cftest::wrap_gray(expect, s.w, s.h);
+                cf_filter *blur = cf_filter_new("blur");
+                ASSERT_EQ(cf_filter_set_double(blur, "sigma", 1.5), CF_OK);
+                ASSERT_EQ(cf_filter_run(blur, &g, &e, nullptr), CF_OK);
+                cf_filter_free(&blur);
+                EXPECT_EQ(got, expect);
+            }
+        }
+    }
+    gst_harness_teardown(h);
+}
