@@ -208,6 +208,12 @@ static bool produces(const cf_filter *filter, cf_format input, cf_format output)
     return false;
 }
 
+bool cf_filter_is_identity(const cf_filter *filter, cf_format input, cf_format output)
+{
+    return filter && produces(filter, input, output) && filter->desc->impl->is_identity &&
+           filter->desc->impl->is_identity(filter->values, input, output);
+}
+
 cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst, cf_stream stream)
 {
     if (!filter || !src || !dst)

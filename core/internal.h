@@ -52,6 +52,8 @@ struct cf_filter_impl {
     /* Output formats for an accepted input format, preferred first, into
      * out[0 .. CF_MAX_OUTPUT_FORMATS-1]; returns how many (>= 1). */
     int (*output_formats)(const double *values, cf_format input, cf_format *out);
+    /* True if input -> output leaves every pixel as it is (NULL: never). */
+    bool (*is_identity)(const double *values, cf_format input, cf_format output);
     /* CPU reference; defines the result. Frames are host memory. */
     cf_status (*run_cpu)(const double *values, const cf_frame *src, cf_frame *dst,
                          cf_scratch *scratch);

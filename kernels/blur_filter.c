@@ -168,8 +168,20 @@ static cf_status blur_run_cuda(const double *values, const cf_frame *src, cf_fra
 #define BLUR_RUN_CUDA NULL
 #endif
 
+/* One-tap kernels in both directions: the weight is exactly 65536, so
+ * every sample comes back as it was (blur.h's arithmetic). */
+static bool blur_is_identity(const double *values, cf_format input, cf_format output)
+{
+    const cf_format_info *info = cf_format_get_info(input);
+    double sigma = values[PARAM_SIGMA];
+    double sigma_y = values[PARAM_SIGMA_Y] > 0 ? values[PARAM_SIGMA_Y] : sigma;
+    int ksize = (int)values[PARAM_KERNEL_SIZE];
+    return input == output && cf_blur_kernel_size(sigma, ksize, info->depth) == 1 &&
+           cf_blur_kernel_size(sigma_y, ksize, info->depth) == 1;
+}
+
 static const struct cf_filter_impl blur_impl = {
-    blur_check_param, blur_output_formats, blur_run_cpu, BLUR_RUN_CUDA,
+    blur_check_param, blur_output_formats, blur_is_identity, blur_run_cpu, BLUR_RUN_CUDA,
 };
 
 const cf_filter_desc cf_filter_blur = {
@@ -184,5 +196,6 @@ const cf_filter_desc cf_filter_blur = {
     (int)(sizeof blur_params / sizeof blur_params[0]),
     blur_formats,
     (int)(sizeof blur_formats / sizeof blur_formats[0]),
+    CF_FILTER_SPATIAL,
     &blur_impl,
 };

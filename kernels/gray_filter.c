@@ -76,8 +76,14 @@ static cf_status gray_run_cuda(const double *values, const cf_frame *src, cf_fra
 #define GRAY_RUN_CUDA NULL
 #endif
 
+static bool gray_is_identity(const double *values, cf_format input, cf_format output)
+{
+    (void)values;
+    return input == CF_FORMAT_GRAY8 && output == CF_FORMAT_GRAY8;
+}
+
 static const struct cf_filter_impl gray_impl = {
-    NULL, gray_output_formats, gray_run_cpu, GRAY_RUN_CUDA,
+    NULL, gray_output_formats, gray_is_identity, gray_run_cpu, GRAY_RUN_CUDA,
 };
 
 const cf_filter_desc cf_filter_gray = {
@@ -92,5 +98,6 @@ const cf_filter_desc cf_filter_gray = {
     (int)(sizeof gray_params / sizeof gray_params[0]),
     gray_formats,
     (int)(sizeof gray_formats / sizeof gray_formats[0]),
+    0,
     &gray_impl,
 };

@@ -47,6 +47,7 @@ typedef struct
   cf_filter *settings;
   gboolean changed;   /* settings differ from filter */
   cf_filter *filter;  /* streaming thread only */
+  cf_format in_format, out_format; /* negotiated, streaming thread only */
 } GstCfFilter;
 
 typedef struct
@@ -274,6 +275,18 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
   gboolean full = in_info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
 
   (void) out_info;
+  if ((desc->flags & CF_FILTER_SPATIAL)
+      && GST_VIDEO_INFO_INTERLACE_MODE (in_info) != GST_VIDEO_INTERLACE_MODE_PROGRESSIVE) {
+    GST_ELEMENT_ERROR (base, CORE, NEGOTIATION,
+        ("cuda%s cannot filter interlaced video (interlace-mode=%s): its result depends on "
+            "neighbouring rows, which belong to the other field. Deinterlace first "
+            "(e.g. deinterlace or yadif).", desc->name,
+            gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE (in_info))),
+        (NULL));
+    return FALSE;
+  }
+  self->in_format = in_format;
+  self->out_format = out_format;
   g_mutex_lock (&self->lock);
   for (int i = 0; i < desc->n_params; i++)
     if (desc->params[i].role == CF_PARAM_ROLE_COLOR_RANGE
@@ -291,6 +304,24 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
 }
 
 /* ---- processing ---- */
+
+/* Frames pass through untouched while the parameters make the filter an
+ * identity (gray on GRAY8, blur with one-tap kernels); decided per buffer,
+ * so changing a property while playing switches it on or off. */
+static void
+gst_cf_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstCfFilter *self = GST_CF_FILTER (trans);
+  gboolean identity;
+
+  (void) buffer;
+  g_mutex_lock (&self->lock);
+  identity = cf_filter_is_identity (self->settings, self->in_format, self->out_format);
+  g_mutex_unlock (&self->lock);
+  if (identity != gst_base_transform_is_passthrough (trans))
+    GST_DEBUG_OBJECT (self, "passthrough %s", identity ? "on" : "off");
+  gst_base_transform_set_passthrough (trans, identity);
+}
 
 static cf_status
 gst_cf_filter_process (GstCfBaseTransform * base, const cf_frame * in, cf_frame * out,
@@ -395,6 +426,7 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
 
   cf_class->transform_structure = gst_cf_filter_transform_structure;
   cf_class->set_info = gst_cf_filter_set_info;
+  GST_BASE_TRANSFORM_CLASS (g_class)->before_transform = gst_cf_filter_before_transform;
   cf_class->process = gst_cf_filter_process;
   cf_class->release_gpu = gst_cf_filter_release_gpu;
 }

@@ -224,3 +224,20 @@ INSTANTIATE_TEST_SUITE_P(
                       BadString{ "blur=kernel-size=1027", "out of range [0, 1025]" },
                       BadString{ "gray=range=tv", "not one of: limited, full" },
                       BadString{ "", "empty filter string" }));
+
+TEST(Filter, IdentityIsReported)
+{
+    cf_filter *gray = cf_filter_new("gray"), *blur = cf_filter_new("blur");
+    EXPECT_TRUE(cf_filter_is_identity(gray, CF_FORMAT_GRAY8, CF_FORMAT_GRAY8));
+    EXPECT_FALSE(cf_filter_is_identity(gray, CF_FORMAT_RGBA, CF_FORMAT_GRAY8));
+    EXPECT_FALSE(cf_filter_is_identity(blur, CF_FORMAT_RGBA, CF_FORMAT_RGBA));
+    CF_ASSERT_OK(cf_filter_set_double(blur, "sigma", 0.05));
+    EXPECT_TRUE(cf_filter_is_identity(blur, CF_FORMAT_RGBA, CF_FORMAT_RGBA));
+    EXPECT_FALSE(cf_filter_is_identity(blur, CF_FORMAT_RGBA, CF_FORMAT_GRAY8));
+    CF_ASSERT_OK(cf_filter_set_double(blur, "sigma-y", 3));
+    EXPECT_FALSE(cf_filter_is_identity(blur, CF_FORMAT_RGBA, CF_FORMAT_RGBA));
+    EXPECT_EQ(cf_filter_registry_find("blur")->flags & CF_FILTER_SPATIAL, (unsigned)CF_FILTER_SPATIAL);
+    EXPECT_EQ(cf_filter_registry_find("gray")->flags & CF_FILTER_SPATIAL, 0u);
+    cf_filter_free(&gray);
+    cf_filter_free(&blur);
+}

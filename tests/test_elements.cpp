@@ -348,3 +348,65 @@ TEST_F(Elements, RenegotiatesMidStream)
     }
     gst_harness_teardown(h);
 }
+
+TEST_F(Elements, PassthroughWhenNothingWouldChange)
+{
+    // gray on GRAY8 and blur with one-tap kernels hand the very buffer on;
+    // raising sigma while playing switches the blur back on.
+    GstHarness *h = gst_harness_new_parse("cudablur name=f sigma=0.01");
+    gst_harness_set_src_caps(h, raw_caps("GRAY8", 16, 8));
+    GstBuffer *in = make_buffer("GRAY8", 16, 8, pattern);
+    gst_buffer_ref(in);
+    ASSERT_EQ(gst_harness_push(h, in), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(h);
+    EXPECT_EQ(out, in) << "expected passthrough";
+    gst_buffer_unref(out);
+    gst_buffer_unref(in);
+    GstElement *blur = gst_bin_get_by_name(GST_BIN(h->element), "f");
+    g_object_set(blur, "sigma", 2.0, nullptr);
+    gst_object_unref(blur);
+    in = make_buffer("GRAY8", 16, 8, pattern);
+    gst_buffer_ref(in);
+    ASSERT_EQ(gst_harness_push(h, in), GST_FLOW_OK);
+    out = gst_harness_pull(h);
+    EXPECT_NE(out, in);
+    EXPECT_EQ(plane_bytes(h, out, 0), reference("blur=sigma=2", "GRAY8", 16, 8, pattern));
+    gst_buffer_unref(out);
+    gst_buffer_unref(in);
+    gst_harness_teardown(h);
+
+    GstHarness *g = gst_harness_new("cudagray");
+    gst_harness_set_src_caps(g, raw_caps("GRAY8", 16, 8));
+    in = make_buffer("GRAY8", 16, 8, pattern);
+    gst_buffer_ref(in);
+    ASSERT_EQ(gst_harness_push(g, in), GST_FLOW_OK);
+    out = gst_harness_pull(g);
+    EXPECT_EQ(out, in);
+    gst_buffer_unref(out);
+    gst_buffer_unref(in);
+    gst_harness_teardown(g);
+}
+
+TEST_F(Elements, InterlacedAndVariableRateCaps)
+{
+    // blur mixes neighbouring rows, so interlaced input is refused at
+    // negotiation; gray works per pixel and takes it. framerate=0/1 is fine.
+    GstHarness *b = gst_harness_new("cudablur");
+    GstCaps *caps = raw_caps("GRAY8", 16, 8);
+    gst_caps_set_simple(caps, "interlace-mode", G_TYPE_STRING, "interleaved", nullptr);
+    gst_harness_set_src_caps(b, gst_caps_copy(caps));
+    EXPECT_EQ(gst_harness_push(b, make_buffer("GRAY8", 16, 8, pattern)), GST_FLOW_NOT_NEGOTIATED);
+    gst_harness_teardown(b);
+    GstHarness *g = gst_harness_new("cudagray");
+    gst_caps_set_simple(caps, "format", G_TYPE_STRING, "RGBA", nullptr);
+    gst_harness_set_src_caps(g, caps);
+    EXPECT_EQ(gst_harness_push(g, make_buffer("RGBA", 16, 8, pattern)), GST_FLOW_OK);
+    gst_harness_teardown(g);
+    GstHarness *v = gst_harness_new("cudablur");
+    gst_harness_set_src_caps_str(v, "video/x-raw,format=GRAY8,width=16,height=8,framerate=0/1");
+    EXPECT_EQ(gst_harness_push(v, make_buffer("GRAY8", 16, 8, pattern)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(v);
+    EXPECT_NE(out, nullptr);
+    if (out) gst_buffer_unref(out);
+    gst_harness_teardown(v);
+}

@@ -44,6 +44,13 @@ typedef struct cf_param_desc {
 
 struct cf_filter_impl;
 
+/* cf_filter_desc.flags */
+enum {
+    /* Output pixels depend on neighbouring pixels (blur): an interlaced
+     * frame, two fields woven together, cannot be filtered as one picture. */
+    CF_FILTER_SPATIAL = 1 << 0,
+};
+
 typedef struct cf_filter_desc {
     const char *name;          /* "gray": filter-string name; element "cuda" + name */
     const char *summary;       /* one line */
@@ -52,6 +59,7 @@ typedef struct cf_filter_desc {
     int n_params;
     const cf_format *formats;  /* accepted input formats */
     int n_formats;
+    unsigned flags;            /* CF_FILTER_* */
     const struct cf_filter_impl *impl; /* private */
 } cf_filter_desc;
 
@@ -111,6 +119,11 @@ CF_API cf_status cf_filter_get_output_format(const cf_filter *filter, cf_format 
  * accepted), which may exceed max. gray on RGBA gives GRAY8, RGBA. */
 CF_API int cf_filter_get_output_formats(const cf_filter *filter, cf_format input,
                                         cf_format *out, int max);
+
+/* True if, with the current parameters, the filter leaves `input` unchanged
+ * when it produces `output` (gray GRAY8 -> GRAY8, blur with one-tap
+ * kernels), so a front end may pass frames through untouched. */
+CF_API bool cf_filter_is_identity(const cf_filter *filter, cf_format input, cf_format output);
 
 /* Runs the filter from src into dst. Both frames must be in the same kind of
  * memory: host (either kind) runs the CPU reference synchronously, device
