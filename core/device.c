@@ -81,6 +81,13 @@ cf_status cf_device_get_info(int index, cf_device_info *info)
     return CF_OK;
 }
 
+cf_status cf_device_get_memory(size_t *free_bytes, size_t *total_bytes)
+{
+    if (!free_bytes || !total_bytes)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_device_get_memory: NULL argument");
+    return CF_CUDA_CHECK(cudaMemGetInfo(free_bytes, total_bytes));
+}
+
 cf_status cf_device_set(int index)
 {
     CF_TRY(check_index(index));
@@ -171,6 +178,11 @@ cf_status cf_device_get_info(int index, cf_device_info *info)
     return no_cuda("cf_device_get_info");
 }
 cf_status cf_device_set(int index) { (void)index; return no_cuda("cf_device_set"); }
+cf_status cf_device_get_memory(size_t *free_bytes, size_t *total_bytes)
+{
+    (void)free_bytes; (void)total_bytes;
+    return no_cuda("cf_device_get_memory");
+}
 cf_status cf_stream_create(cf_stream *stream)
 {
     if (stream) *stream = NULL;

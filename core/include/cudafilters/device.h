@@ -43,6 +43,10 @@ CF_API const char *cf_device_unavailable_reason(void);
  * Errors: CF_ERROR_INVALID_ARGUMENT, CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
 CF_API cf_status cf_device_get_info(int index, cf_device_info *info);
 
+/* Free and total memory of the current device, in bytes (cudaMemGetInfo).
+ * Errors: CF_ERROR_INVALID_ARGUMENT, CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
+CF_API cf_status cf_device_get_memory(size_t *free_bytes, size_t *total_bytes);
+
 /* Make device `index` current for the runtime on this thread (its primary
  * context). Not needed when the caller already made a context current.
  * Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
