@@ -663,4 +663,7 @@ gst_cf_base_transform_init (GstCfBaseTransform * self)
 
   priv->device_id = DEFAULT_DEVICE_ID;
   priv->device = -1;
+  /* Answer QoS: drop frames that would arrive too late anyway, as video
+   * filters in GStreamer do by default. */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
 }

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include <gst/app/gstappsink.h>
 #include <gst/check/gstharness.h>
 #include <gst/gst.h>
@@ -524,4 +526,159 @@ TEST_F(Elements, BadCudaDeviceIdFailsClearly)
     gst_object_unref(bus);
     gst_element_set_state(p, GST_STATE_NULL);
     gst_object_unref(p);
+}
+
+TEST_F(Elements, FlushingSeekShowsNothingFromBeforeIt)
+{
+    GError *error = nullptr;
+    GstElement *p = gst_parse_launch(
+        "videotestsrc num-buffers=300 pattern=ball ! video/x-raw,format=RGBA,width=160,height=120,"
+        "framerate=30/1 ! cudaupload ! cudagray ! cudablur sigma=2 ! cudadownload ! "
+        "appsink name=sink sync=false max-buffers=4",
+        &error);
+    ASSERT_NE(p, nullptr);
+    GstElement *sink = gst_bin_get_by_name(GST_BIN(p), "sink");
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    for (int i = 0; i < 10; i++) {
+        GstSample *s = gst_app_sink_pull_sample(GST_APP_SINK(sink));
+        ASSERT_NE(s, nullptr);
+        gst_sample_unref(s);
+    }
+    ASSERT_TRUE(gst_element_seek_simple(p, GST_FORMAT_TIME,
+                                        (GstSeekFlags)(GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE),
+                                        5 * GST_SECOND));
+    int after = 0;
+    GstClockTime first = GST_CLOCK_TIME_NONE;
+    GstSample *s;
+    while ((s = gst_app_sink_pull_sample(GST_APP_SINK(sink)))) {
+        GstClockTime pts = GST_BUFFER_PTS(gst_sample_get_buffer(s));
+        ASSERT_GE(pts, 5 * GST_SECOND) << "a pre-seek frame came out after the seek";
+        if (after++ == 0) first = pts;
+        gst_sample_unref(s);
+    }
+    EXPECT_GT(after, 0);
+    EXPECT_EQ(first, 5 * GST_SECOND); // the accurate seek's target frame comes first
+    // Latency queries are answered through the elements.
+    GstQuery *q = gst_query_new_latency();
+    EXPECT_TRUE(gst_element_query(p, q));
+    gst_query_unref(q);
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(sink);
+    gst_object_unref(p);
+}
+
+TEST_F(Elements, NvDecoderFramesStayInCudaMemory)
+{
+    // gst-plugins-bad's nvh264dec straight into our filters: every buffer
+    // our cudagray receives is GstCudaMemory, and the filters run on it.
+    GstElementFactory *dec = gst_element_factory_find("nvh264dec");
+    if (!cftest::gpu_available() || !dec)
+        GTEST_SKIP() << "needs a GPU and gst-plugins-bad's nvh264dec";
+    gst_object_unref(dec);
+    char path[] = "/tmp/cf-test-XXXXXX.mp4";
+    int fd = mkstemps(path, 4);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    std::string encode = std::string("videotestsrc num-buffers=30 pattern=ball ! "
+                                     "video/x-raw,format=I420,width=320,height=240 ! "
+                                     "openh264enc ! h264parse ! mp4mux ! filesink location=") + path;
+    GError *error = nullptr;
+    GstElement *e = gst_parse_launch(encode.c_str(), &error);
+    ASSERT_NE(e, nullptr);
+    gst_element_set_state(e, GST_STATE_PLAYING);
+    GstBus *ebus = gst_element_get_bus(e);
+    GstMessage *done = gst_bus_timed_pop_filtered(ebus, 30 * GST_SECOND,
+                                                  (GstMessageType)(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    ASSERT_NE(done, nullptr);
+    ASSERT_EQ(GST_MESSAGE_TYPE(done), GST_MESSAGE_EOS);
+    gst_message_unref(done);
+    gst_object_unref(ebus);
+    gst_element_set_state(e, GST_STATE_NULL);
+    gst_object_unref(e);
+
+    std::string decode = std::string("filesrc location=") + path +
+                         " ! qtdemux ! h264parse ! nvh264dec ! cudagray name=g ! cudablur sigma=2 ! "
+                         "cudadownload ! appsink name=sink";
+    GstElement *p = gst_parse_launch(decode.c_str(), &error);
+    ASSERT_NE(p, nullptr);
+    GstElement *g = gst_bin_get_by_name(GST_BIN(p), "g");
+    GstPad *pad = gst_element_get_static_pad(g, "sink");
+    static int cuda_buffers, other_buffers;
+    cuda_buffers = other_buffers = 0;
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER,
+                      [](GstPad *, GstPadProbeInfo *info, gpointer) -> GstPadProbeReturn {
+                          GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER(info);
+                          GstMemory *m = gst_buffer_peek_memory(b, 0);
+                          bool cuda = m && m->allocator &&
+                                      g_strcmp0(m->allocator->mem_type, "gst.cuda.memory") == 0;
+                          (cuda ? cuda_buffers : other_buffers)++;
+                          return GST_PAD_PROBE_OK;
+                      },
+                      nullptr, nullptr);
+    GstElement *sink = gst_bin_get_by_name(GST_BIN(p), "sink");
+    g_object_set(sink, "sync", FALSE, nullptr);
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    int frames = 0;
+    GstSample *s;
+    while ((s = gst_app_sink_pull_sample(GST_APP_SINK(sink)))) {
+        frames++;
+        gst_sample_unref(s);
+    }
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    gchar *str = caps ? gst_caps_to_string(caps) : g_strdup("(none)");
+    EXPECT_NE(std::string(str).find("memory:CUDAMemory"), std::string::npos) << str;
+    std::printf("cudagray sink caps: %s\n", str);
+    g_free(str);
+    if (caps) gst_caps_unref(caps);
+    EXPECT_EQ(frames, 30);
+    EXPECT_EQ(cuda_buffers, 30);
+    EXPECT_EQ(other_buffers, 0);
+    gst_object_unref(pad);
+    gst_object_unref(g);
+    gst_object_unref(sink);
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(p);
+    unlink(path);
+}
+
+TEST_F(Elements, CudaDeviceIdPicksTheGpu)
+{
+    int n = 0;
+    cf_device_count(&n);
+    if (n < 2)
+        GTEST_SKIP() << "needs two GPUs (this machine has " << n << ")";
+    for (int dev = 0; dev < 2; dev++) {
+        std::string launch = "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=64,height=48 ! "
+                             "cudaupload cuda-device-id=" + std::to_string(dev) +
+                             " ! cudagray cuda-device-id=" + std::to_string(dev) +
+                             " ! cudadownload cuda-device-id=" + std::to_string(dev) + " ! fakesink";
+        GError *error = nullptr;
+        GstElement *p = gst_parse_launch(launch.c_str(), &error);
+        ASSERT_NE(p, nullptr);
+        gst_element_set_state(p, GST_STATE_PLAYING);
+        GstBus *bus = gst_element_get_bus(p);
+        std::string info;
+        GstMessage *m;
+        while ((m = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND,
+                                               (GstMessageType)(GST_MESSAGE_INFO | GST_MESSAGE_EOS | GST_MESSAGE_ERROR)))) {
+            GstMessageType type = GST_MESSAGE_TYPE(m);
+            if (type == GST_MESSAGE_INFO) {
+                GError *err = nullptr;
+                gchar *dbg = nullptr;
+                gst_message_parse_info(m, &err, &dbg);
+                if (dbg) info += dbg;
+                g_clear_error(&err);
+                g_free(dbg);
+            }
+            gst_message_unref(m);
+            if (type != GST_MESSAGE_INFO) {
+                EXPECT_EQ(type, GST_MESSAGE_EOS);
+                break;
+            }
+        }
+        EXPECT_NE(info.find("CUDA device " + std::to_string(dev)), std::string::npos) << info;
+        gst_object_unref(bus);
+        gst_element_set_state(p, GST_STATE_NULL);
+        gst_object_unref(p);
+    }
 }
