@@ -1,0 +1,217 @@
+/* cudafilters tool: the `filters` and `devices` commands. */
+#include "info.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <cudafilters/cudafilters.h>
+#include <glib.h>
+
+#include "gpu.h"
+#include "json.h"
+
+#define WRAP 78
+
+/* Prints `text` word-wrapped at WRAP columns, every line indented. */
+static void print_wrapped(const char *text, int indent)
+{
+    int col = 0;
+    const char *p = text;
+    while (*p) {
+        size_t word = strcspn(p, " ");
+        if (col > indent && col + 1 + (int)word > WRAP) {
+            putchar('\n');
+            col = 0;
+        }
+        if (col == 0)
+            col = printf("%*s", indent, "");
+        else
+            col += printf(" ");
+        col += printf("%.*s", (int)word, p);
+        p += word;
+        p += strspn(p, " ");
+    }
+    putchar('\n');
+}
+
+static const char *type_name(cf_param_type t)
+{
+    return t == CF_PARAM_DOUBLE ? "double" : t == CF_PARAM_INT ? "int" : "enum";
+}
+
+/* "double, 0.01 to 128 pixels; default 1" or "enum: a, b, c; default a". */
+static char *describe_value(const cf_param_desc *p)
+{
+    GString *s = g_string_new(type_name(p->type));
+    if (p->type == CF_PARAM_ENUM) {
+        g_string_append(s, ":");
+        for (int c = 0; p->choices && p->choices[c]; c++)
+            g_string_append_printf(s, "%s %s", c ? "," : "", p->choices[c]);
+        g_string_append_printf(s, "; default %s", p->choices[(int)p->default_value]);
+    } else {
+        g_string_append_printf(s, ", %g to %g%s%s; default %g", p->min, p->max,
+                               p->unit[0] ? " " : "", p->unit, p->default_value);
+    }
+    if (p->role != CF_PARAM_ROLE_NONE)
+        g_string_append(s, "; set from the stream");
+    return g_string_free(s, FALSE);
+}
+
+static void print_filter_text(const cf_filter_desc *d)
+{
+    printf("\n%s: %s\n", d->name, d->summary);
+    print_wrapped(d->description, 2);
+    printf("  Input formats:");
+    for (int i = 0; i < d->n_formats; i++)
+        printf(" %s", cf_format_name(d->formats[i]));
+    printf("\n  Parameters:\n");
+    for (int i = 0; i < d->n_params; i++) {
+        const cf_param_desc *p = &d->params[i];
+        char *value = describe_value(p);
+        printf("    %-14s %s\n", p->name, value);
+        g_free(value);
+        print_wrapped(p->summary, 19);
+        if (p->role == CF_PARAM_ROLE_COLOR_RANGE)
+            print_wrapped("(the command line sets it from the decoded video's colour range)", 19);
+    }
+}
+
+static void param_json(GString *out, const cf_param_desc *p)
+{
+    g_string_append(out, "{");
+    cli_json_kv_string(out, "name", p->name);
+    g_string_append(out, ", ");
+    cli_json_kv_string(out, "type", type_name(p->type));
+    g_string_append(out, ", ");
+    if (p->type == CF_PARAM_ENUM) {
+        cli_json_key(out, "choices");
+        g_string_append(out, "[");
+        for (int c = 0; p->choices && p->choices[c]; c++) {
+            g_string_append(out, c ? ", " : "");
+            cli_json_string(out, p->choices[c]);
+        }
+        g_string_append(out, "], ");
+        cli_json_kv_string(out, "default", p->choices[(int)p->default_value]);
+    } else {
+        cli_json_kv_double(out, "min", p->min);
+        g_string_append(out, ", ");
+        cli_json_kv_double(out, "max", p->max);
+        g_string_append(out, ", ");
+        cli_json_kv_double(out, "default", p->default_value);
+    }
+    g_string_append(out, ", ");
+    cli_json_kv_string(out, "unit", p->unit);
+    g_string_append(out, ", ");
+    cli_json_kv_string(out, "summary", p->summary);
+    g_string_append(out, ", ");
+    cli_json_kv_bool(out, "set_from_stream", p->role != CF_PARAM_ROLE_NONE);
+    g_string_append(out, "}");
+}
+
+static void filter_json(GString *out, const cf_filter_desc *d)
+{
+    g_string_append(out, "{");
+    cli_json_kv_string(out, "name", d->name);
+    g_string_append(out, ", ");
+    cli_json_kv_string(out, "summary", d->summary);
+    g_string_append(out, ", ");
+    cli_json_kv_string(out, "description", d->description);
+    g_string_append(out, ", ");
+    cli_json_key(out, "formats");
+    g_string_append(out, "[");
+    for (int i = 0; i < d->n_formats; i++) {
+        g_string_append(out, i ? ", " : "");
+        cli_json_string(out, cf_format_name(d->formats[i]));
+    }
+    g_string_append(out, "], ");
+    cli_json_key(out, "params");
+    g_string_append(out, "[");
+    for (int i = 0; i < d->n_params; i++) {
+        g_string_append(out, i ? ",\n    " : "\n    ");
+        param_json(out, &d->params[i]);
+    }
+    g_string_append(out, "]}");
+}
+
+int cli_print_filters(bool json)
+{
+    int n = cf_filter_registry_count();
+    if (json) {
+        GString *out = g_string_new("{\"filters\": [");
+        for (int i = 0; i < n; i++) {
+            g_string_append(out, i ? ",\n  " : "\n  ");
+            filter_json(out, cf_filter_registry_get(i));
+        }
+        g_string_append(out, "]}");
+        puts(out->str);
+        g_string_free(out, TRUE);
+        return 0;
+    }
+    printf("Filters for --vf \"NAME[=PARAM=VALUE[:PARAM=VALUE...]][,NAME...]\", "
+           "e.g. --vf \"gray,blur=sigma=2\".\n"
+           "A bare value fills the next parameter in the order listed (\"blur=2\").\n");
+    for (int i = 0; i < n; i++)
+        print_filter_text(cf_filter_registry_get(i));
+    return 0;
+}
+
+static void device_line(const cf_device_info *info, const cli_gpu *gpu, GString *json)
+{
+    double gib = (double)info->total_memory / (1024.0 * 1024.0 * 1024.0);
+    if (!json) {
+        printf("  %d: %s, %.1f GiB, compute capability %d.%d, %d multiprocessors\n",
+               info->index, info->name, gib, info->compute_major, info->compute_minor,
+               info->multiprocessors);
+        printf("     NVDEC decoding through FFmpeg: %s%s\n", gpu->hw_device ? "yes" : "no: ",
+               gpu->hw_device ? "" : gpu->hw_error);
+        return;
+    }
+    g_string_append(json, info->index ? ",\n  {" : "\n  {");
+    cli_json_kv_int(json, "index", info->index);
+    g_string_append(json, ", ");
+    cli_json_kv_string(json, "name", info->name);
+    g_string_append(json, ", ");
+    cli_json_kv_int(json, "memory_bytes", (gint64)info->total_memory);
+    g_string_append(json, ", ");
+    char cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", info->compute_major, info->compute_minor);
+    cli_json_kv_string(json, "compute_capability", cc);
+    g_string_append(json, ", ");
+    cli_json_kv_int(json, "multiprocessors", info->multiprocessors);
+    g_string_append(json, ", ");
+    cli_json_kv_bool(json, "nvdec", gpu->hw_device != NULL);
+    g_string_append(json, "}");
+}
+
+int cli_print_devices(bool json)
+{
+    const char *reason = "";
+    int n = cli_gpu_count(&reason);
+    GString *out = json ? g_string_new("{") : NULL;
+    if (json) {
+        cli_json_kv_bool(out, "cuda_build", cf_have_cuda());
+        g_string_append(out, ", ");
+        cli_json_kv_string(out, "no_gpu_reason", n ? NULL : reason);
+        g_string_append(out, ", \"devices\": [");
+    } else if (n == 0) {
+        printf("No GPU: %s.\ncudafilters runs its filters on the CPU.\n", reason);
+    } else {
+        printf("CUDA devices: %d\n", n);
+    }
+    for (int i = 0; i < n; i++) {
+        cf_device_info info;
+        cli_gpu gpu;
+        cli_gpu_open(&gpu, i); /* before anything else makes the context current */
+        if (cf_device_get_info(i, &info) == CF_OK)
+            device_line(&info, &gpu, out);
+        else if (!json)
+            printf("  %d: %s\n", i, cf_last_error());
+        cli_gpu_close(&gpu);
+    }
+    if (json) {
+        g_string_append(out, "]}");
+        puts(out->str);
+        g_string_free(out, TRUE);
+    }
+    return 0;
+}

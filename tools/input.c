@@ -1,0 +1,215 @@
+/* cudafilters tool: demuxing and video decoding of one input file. */
+#include "input.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libavutil/pixdesc.h>
+
+#include "avlog.h"
+
+/* Hardware (CUDA) format when the decoder offers it, else its first software
+ * format. libavcodec calls this again without CUDA if NVDEC cannot take the
+ * stream, which is how unsupported profiles fall back to software. */
+static enum AVPixelFormat pick_format(AVCodecContext *dec, const enum AVPixelFormat *fmts)
+{
+    (void)dec;
+    for (const enum AVPixelFormat *p = fmts; *p != AV_PIX_FMT_NONE; p++)
+        if (*p == AV_PIX_FMT_CUDA)
+            return *p;
+    for (const enum AVPixelFormat *p = fmts; *p != AV_PIX_FMT_NONE; p++) {
+        const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(*p);
+        if (d && !(d->flags & AV_PIX_FMT_FLAG_HWACCEL))
+            return *p;
+    }
+    return AV_PIX_FMT_NONE;
+}
+
+static bool has_cuda_config(const AVCodec *codec)
+{
+    for (int i = 0;; i++) {
+        const AVCodecHWConfig *cfg = avcodec_get_hw_config(codec, i);
+        if (!cfg)
+            return false;
+        if (cfg->device_type == AV_HWDEVICE_TYPE_CUDA &&
+            (cfg->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+            return true;
+    }
+}
+
+static int open_decoder(cli_input *in, AVBufferRef *hw_device, cli_err *err)
+{
+    AVStream *st = in->fmt->streams[in->video];
+    const AVCodec *codec = avcodec_find_decoder(st->codecpar->codec_id);
+    if (!codec)
+        return cli_fail(err, AVERROR_DECODER_NOT_FOUND, "no decoder for video codec %s",
+                        avcodec_get_name(st->codecpar->codec_id));
+    if (!(in->dec = avcodec_alloc_context3(codec)))
+        return cli_fail(err, AVERROR(ENOMEM), "out of memory");
+    int ret = avcodec_parameters_to_context(in->dec, st->codecpar);
+    if (ret < 0)
+        return cli_fail_av(err, ret, "video decoder parameters");
+    in->dec->pkt_timebase = st->time_base;
+    if (in->max_errors == 0)
+        in->dec->err_recognition |= AV_EF_EXPLODE;
+    in->dec->thread_count = 0;
+    if (hw_device && has_cuda_config(codec)) {
+        in->dec->hw_device_ctx = av_buffer_ref(hw_device);
+        in->dec->get_format = pick_format;
+        in->dec->extra_hw_frames = 2; /* frames we hold while the filters run */
+        in->hw_offered = true;
+    }
+    cli_avlog_clear();
+    if ((ret = avcodec_open2(in->dec, codec, NULL)) < 0)
+        return cli_fail_av(err, ret, "opening the video decoder");
+    return 0;
+}
+
+int cli_input_open(cli_input *in, const char *path, AVBufferRef *hw_device, int max_errors,
+                   const AVIOInterruptCB *interrupt, cli_err *err)
+{
+    memset(in, 0, sizeof *in);
+    in->video = -1;
+    in->max_errors = max_errors;
+    if (!(in->fmt = avformat_alloc_context()))
+        return cli_fail(err, AVERROR(ENOMEM), "out of memory");
+    in->fmt->interrupt_callback = *interrupt;
+    cli_avlog_clear();
+    int ret = avformat_open_input(&in->fmt, path, NULL, NULL);
+    if (ret < 0)
+        return cli_fail_av(err, ret, "cannot open");
+    cli_avlog_clear();
+    if ((ret = avformat_find_stream_info(in->fmt, NULL)) < 0)
+        return cli_fail_av(err, ret, "reading stream information");
+    ret = av_find_best_stream(in->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    if (ret < 0)
+        return cli_fail(err, ret, "no video stream");
+    in->video = ret;
+    return open_decoder(in, hw_device, err);
+}
+
+/* Counts one damaged packet or frame; past the tolerance the file fails
+ * with the first damage seen as the reason. */
+static int note_damage(cli_input *in, const char *what, cli_err *err)
+{
+    if (in->errors++ == 0) {
+        const char *log = cli_avlog_last();
+        snprintf(in->first_error, sizeof in->first_error, "%s%s%s%s", what,
+                 log[0] ? " (libav: " : "", log, log[0] ? ")" : "");
+    }
+    if (in->errors <= in->max_errors)
+        return 0;
+    if (in->max_errors == 0)
+        return cli_fail(err, AVERROR_INVALIDDATA, "corrupt data: %s", in->first_error);
+    return cli_fail(err, AVERROR_INVALIDDATA,
+                    "corrupt data: %" PRId64 " damaged packets or frames, more than --max-errors "
+                    "%d; the first: %s", in->errors, in->max_errors, in->first_error);
+}
+
+/* Remembers how far the packets reach, for the truncation check. */
+static void note_end(cli_input *in, const AVPacket *pkt)
+{
+    const AVStream *st = in->fmt->streams[pkt->stream_index];
+    int64_t ts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
+    if (ts == AV_NOPTS_VALUE)
+        return;
+    int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
+    int64_t end = av_rescale_q(ts - start + pkt->duration, st->time_base, AV_TIME_BASE_Q);
+    if (end > in->end_us)
+        in->end_us = end;
+}
+
+int cli_input_read(cli_input *in, AVPacket *pkt, cli_err *err)
+{
+    av_packet_unref(pkt);
+    cli_avlog_clear();
+    int ret = av_read_frame(in->fmt, pkt);
+    if (ret == AVERROR_EOF)
+        return ret;
+    if (ret < 0)
+        return cli_fail_av(err, ret, "reading");
+    if ((pkt->flags & AV_PKT_FLAG_CORRUPT) &&
+        (ret = note_damage(in, "corrupt packet", err)) < 0)
+        return ret;
+    if (pkt->stream_index == in->video)
+        in->video_packets++;
+    note_end(in, pkt);
+    return 0;
+}
+
+int cli_input_send(cli_input *in, const AVPacket *pkt, cli_err *err)
+{
+    cli_avlog_clear();
+    int ret = avcodec_send_packet(in->dec, pkt);
+    if (ret >= 0 || ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+        return 0;
+    if (ret == AVERROR(ENOMEM))
+        return cli_fail_av(err, ret, "decoding");
+    /* Anything else is the stream's fault. */
+    char what[128];
+    snprintf(what, sizeof what, "decoding: %s", av_err2str(ret));
+    return note_damage(in, what, err);
+}
+
+int cli_input_receive(cli_input *in, AVFrame *frame, cli_err *err)
+{
+    /* A damaged frame is counted and skipped; the bound keeps a decoder that
+     * reports nothing but damage from spinning here. */
+    for (int tries = 0; tries < 1000; tries++) {
+        cli_avlog_clear();
+        int ret = avcodec_receive_frame(in->dec, frame);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return ret;
+        if (ret == AVERROR_INVALIDDATA) {
+            if ((ret = note_damage(in, "decoding: invalid data", err)) < 0)
+                return ret;
+            continue;
+        }
+        if (ret < 0)
+            return cli_fail_av(err, ret, "decoding");
+        if (frame->decode_error_flags || (frame->flags & AV_FRAME_FLAG_CORRUPT))
+            return note_damage(in, "damaged frame", err);
+        return 0;
+    }
+    return cli_fail(err, AVERROR_INVALIDDATA, "decoding: nothing but damaged frames");
+}
+
+int64_t cli_input_expected_frames(const cli_input *in)
+{
+    const AVStream *st = in->fmt->streams[in->video];
+    if (st->nb_frames > 0)
+        return st->nb_frames;
+    AVRational rate = av_guess_frame_rate(in->fmt, (AVStream *)st, NULL);
+    if (in->fmt->duration > 0 && rate.num > 0)
+        return av_rescale_q(in->fmt->duration, AV_TIME_BASE_Q, av_inv_q(rate));
+    return 0;
+}
+
+int cli_input_check_complete(const cli_input *in, cli_err *err)
+{
+    const AVStream *st = in->fmt->streams[in->video];
+    /* The header's frame count is exact in MP4 and AVI; allow a little for
+     * containers that count dropped (empty) frames the demuxer skips. */
+    int64_t want = st->nb_frames, slack = want / 50 + 1;
+    if (want > 0 && in->video_packets + slack < want)
+        return cli_fail(err, AVERROR_INVALIDDATA,
+                        "truncated: the header lists %" PRId64 " video frames, the file holds "
+                        "%" PRId64,
+                        want, in->video_packets);
+    /* A duration the muxer wrote into the header (not one estimated from the
+     * bitrate or from the data itself) says where the data should end. */
+    int64_t dur = in->fmt->duration;
+    if (dur > 0 && in->fmt->duration_estimation_method == AVFMT_DURATION_FROM_STREAM &&
+        in->end_us + AV_TIME_BASE / 2 + dur / 50 < dur)
+        return cli_fail(err, AVERROR_INVALIDDATA,
+                        "truncated: the header says %.2f s, the data ends at %.2f s",
+                        (double)dur / AV_TIME_BASE, (double)in->end_us / AV_TIME_BASE);
+    return 0;
+}
+
+void cli_input_close(cli_input *in)
+{
+    avcodec_free_context(&in->dec);
+    avformat_close_input(&in->fmt);
+}

@@ -1,0 +1,407 @@
+/* cudafilters tool: one file, decoded, filtered, encoded, muxed. */
+#include "job.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <libavutil/hwcontext.h>
+#include <libavutil/pixdesc.h>
+
+#include "convert.h"
+#include "encoder.h"
+#include "input.h"
+#include "output.h"
+#include "pixfmt.h"
+#include "vfilter.h"
+
+/* A file whose video packets never produce a frame must fail, not loop. */
+#define MAX_PACKETS_BEFORE_FIRST_FRAME 1000
+
+typedef struct state {
+    cli_job *job;
+    cli_input in;
+    cli_output out;
+    cli_vf vf;
+    cli_convert conv;
+    AVPacket *pkt;
+    AVFrame *frame;
+    double last_progress;      /* cli_now() of the last packet or frame */
+    bool started;              /* encoder open, header written */
+    int w, h;                  /* video size the chain and encoder work at */
+    enum AVPixelFormat vf_in;  /* host format the chain takes */
+    enum AVPixelFormat enc_fmt;/* what the encoder takes (AV_PIX_FMT_CUDA: device frames) */
+    AVBufferRef *enc_frames;   /* CUDA pool NVENC reads from, or NULL */
+    int64_t last_pts, last_duration;
+    bool have_pts;
+} state;
+
+/* ---- bounded time ------------------------------------------------------ */
+
+/* libav calls this during blocking I/O: stop on Ctrl-C, or when the file has
+ * made no progress (a packet read, a frame decoded) for --stall-timeout. */
+static int interrupt_cb(void *opaque)
+{
+    state *s = opaque;
+    if (cli_stop_requested)
+        return cli_fail(&s->job->err, 1, "interrupted");
+    if (cli_now() - s->last_progress > s->job->opts->stall_timeout)
+        return cli_fail(&s->job->err, 1, "no progress for %g s: giving up",
+                        s->job->opts->stall_timeout);
+    return 0;
+}
+
+/* ---- timestamps -------------------------------------------------------- */
+
+/* Keeps the decoder's timestamps; fills only what is missing (a last frame
+ * flushed out of the decoder may have none) and makes them increasing, which
+ * every encoder requires. */
+static void fix_timestamps(state *s, AVFrame *f)
+{
+    int64_t pts = f->best_effort_timestamp;
+    if (pts == AV_NOPTS_VALUE)
+        pts = f->pts;
+    if (pts == AV_NOPTS_VALUE)
+        pts = s->have_pts ? s->last_pts + (s->last_duration > 0 ? s->last_duration : 1) : 0;
+    if (s->have_pts && pts <= s->last_pts) {
+        pts = s->last_pts + 1;
+        s->job->timestamps_fixed++;
+    }
+    f->pts = pts;
+    if (f->pkt_duration <= 0)
+        f->pkt_duration = s->last_duration;
+    s->last_pts = pts;
+    s->last_duration = f->pkt_duration;
+    s->have_pts = true;
+}
+
+/* ---- per-frame pipeline ------------------------------------------------ */
+
+static enum AVPixelFormat sw_format(const AVFrame *f)
+{
+    if (f->format != AV_PIX_FMT_CUDA || !f->hw_frames_ctx)
+        return f->format;
+    return ((const AVHWFramesContext *)f->hw_frames_ctx->data)->sw_format;
+}
+
+/* Brings a decoded frame to what the chain takes: CUDA frames stay on the
+ * GPU when the chain runs there and takes their format; anything else is
+ * downloaded and/or converted. */
+static int conform(state *s, AVFrame **f)
+{
+    bool keep_cuda = (*f)->format == AV_PIX_FMT_CUDA && s->vf.gpu &&
+                     sw_format(*f) == s->vf_in && (*f)->width == s->w && (*f)->height == s->h;
+    if (keep_cuda)
+        return 0;
+    return cli_convert_frame(&s->conv, f, s->vf_in, s->w, s->h, &s->job->err);
+}
+
+static int process(state *s, AVFrame **f)
+{
+    int ret;
+    if (s->vf.n > 0) {
+        if ((ret = conform(s, f)) < 0)
+            return ret;
+        AVFrame *out = av_frame_alloc();
+        if (!out)
+            return cli_fail(&s->job->err, AVERROR(ENOMEM), "out of memory");
+        ret = cli_vf_run(&s->vf, *f, out, &s->job->err);
+        av_frame_free(f);
+        *f = out;
+        if (ret < 0)
+            return ret;
+    }
+    if (s->enc_fmt == AV_PIX_FMT_CUDA && (*f)->format == AV_PIX_FMT_CUDA)
+        return 0;
+    return cli_convert_frame(&s->conv, f, s->enc_fmt, s->w, s->h, &s->job->err);
+}
+
+/* ---- the first frame decides formats and opens the encoder -------------- */
+
+/* The CUDA pool NVENC gets our chain's output in. NULL when frames go to the
+ * encoder in host memory: with no filters too, since NVENC holding decoded
+ * frames could exhaust the decoder's fixed pool. */
+static AVBufferRef *nvenc_frames(state *s, const AVCodec *codec, cf_format final)
+{
+    if (!s->job->gpu || !s->job->gpu->hw_device || !cli_encoder_takes_cuda(codec) || s->vf.n == 0)
+        return NULL;
+    if (final != CF_FORMAT_NV12 && final != CF_FORMAT_P010_10LE && final != CF_FORMAT_I420)
+        return NULL;
+    AVBufferRef *ref = av_hwframe_ctx_alloc(s->job->gpu->hw_device);
+    if (!ref)
+        return NULL;
+    AVHWFramesContext *fc = (AVHWFramesContext *)ref->data;
+    fc->format = AV_PIX_FMT_CUDA;
+    fc->sw_format = cli_format_to_av(final);
+    fc->width = s->w;
+    fc->height = s->h;
+    if (av_hwframe_ctx_init(ref) < 0)
+        av_buffer_unref(&ref);
+    return ref;
+}
+
+/* Chooses the formats for one encoder candidate: the chain's plan and what
+ * the encoder is given (its own format, or CUDA frames for NVENC). */
+static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
+{
+    enum AVPixelFormat sw = sw_format(first), final_av = sw, forced = s->job->opts->pix_fmt;
+    cf_format final = CF_FORMAT_UNKNOWN;
+    if (forced != AV_PIX_FMT_NONE && !cli_encoder_takes(codec, forced))
+        return cli_fail(&s->job->err, AVERROR(EINVAL), "%s does not take --pix-fmt %s",
+                        codec->name, av_get_pix_fmt_name(forced));
+    if (s->vf.n > 0) {
+        /* What the chain should end in: what the encoder takes, or --pix-fmt. */
+        cf_format accepted[CF_FORMAT_COUNT];
+        int n_acc = cli_encoder_formats(codec, accepted);
+        if (forced != AV_PIX_FMT_NONE) {
+            accepted[0] = cli_format_from_av(forced, NULL);
+            n_acc = accepted[0] != CF_FORMAT_UNKNOWN;
+        }
+        bool ok = false;
+        s->vf_in = cli_format_from_av(sw, NULL) != CF_FORMAT_UNKNOWN ? sw : cli_format_nearest(sw);
+        final = cli_vf_plan(&s->vf, cli_format_from_av(s->vf_in, NULL),
+                            cli_frame_full_range(first, sw), accepted, n_acc, &ok, &s->job->err);
+        if (final == CF_FORMAT_UNKNOWN)
+            return AVERROR(EINVAL);
+        final_av = cli_format_to_av(final);
+    }
+    av_buffer_unref(&s->enc_frames);
+    if (forced == AV_PIX_FMT_NONE || forced == final_av)
+        s->enc_frames = nvenc_frames(s, codec, final);
+    s->vf.hw_frames = s->vf.n > 0 ? s->enc_frames : NULL;
+    if (s->enc_frames)
+        s->enc_fmt = AV_PIX_FMT_CUDA;
+    else if (forced != AV_PIX_FMT_NONE)
+        s->enc_fmt = forced;
+    else if (cli_encoder_takes(codec, final_av))
+        s->enc_fmt = final_av;
+    else
+        s->enc_fmt = cli_encoder_best_format(codec, final_av);
+    return 0;
+}
+
+/* Describes the plan for the summary: formats through the chain and the
+ * conversions outside it. */
+static void describe_plan(state *s, const AVFrame *first)
+{
+    cli_job *job = s->job;
+    enum AVPixelFormat sw = sw_format(first);
+    char *p = job->formats;
+    size_t left = sizeof job->formats;
+    int n = snprintf(p, left, "%s", s->vf.n ? cf_format_name(s->vf.in) : av_get_pix_fmt_name(sw));
+    for (int i = 0; i < s->vf.n && n > 0 && (size_t)n < left; i++) {
+        p += n;
+        left -= (size_t)n;
+        n = snprintf(p, left, " > %s > %s", cf_filter_get_desc(cf_chain_get(s->vf.chain, i))->name,
+                     cf_format_name(s->vf.out[i]));
+    }
+    enum AVPixelFormat final = s->vf.n ? cli_format_to_av(cli_vf_output(&s->vf)) : sw;
+    const char *a = s->vf.n && s->vf_in != sw ? av_get_pix_fmt_name(sw) : NULL;
+    const char *b = s->enc_fmt != AV_PIX_FMT_CUDA && s->enc_fmt != final
+                        ? av_get_pix_fmt_name(s->enc_fmt) : NULL;
+    snprintf(job->conversions, sizeof job->conversions, "%s%s%s%s%s%s",
+             a ? "decoder output from " : "", a ? a : "", a && b ? "; " : "",
+             b ? "encoder input " : "", b ? av_get_pix_fmt_name(final) : "", b ? " to " : "");
+    if (b)
+        strncat(job->conversions, b, sizeof job->conversions - strlen(job->conversions) - 1);
+}
+
+/* Runs the first frame through the candidate's plan and opens the encoder
+ * with the result, so it is set up for the size, format and colour the
+ * frames really have. *out: the processed first frame. */
+static int try_encoder(state *s, const AVCodec *codec, const AVFrame *first, AVFrame **out)
+{
+    int ret = plan_for(s, codec, first);
+    if (ret < 0)
+        return ret;
+    AVFrame *f = av_frame_clone(first);
+    if (!f)
+        return cli_fail(&s->job->err, AVERROR(ENOMEM), "out of memory");
+    if ((ret = process(s, &f)) >= 0) {
+        AVStream *st = s->in.fmt->streams[s->in.video];
+        cli_enc_params p = { .frame = f, .time_base = st->time_base,
+                             .frame_rate = av_guess_frame_rate(s->in.fmt, st, NULL),
+                             .quality = s->job->opts->quality, .hw_frames = s->enc_frames };
+        ret = cli_output_open_encoder(&s->out, codec, &p, &s->job->err);
+    }
+    if (ret < 0)
+        av_frame_free(&f);
+    *out = f;
+    return ret;
+}
+
+/* Tries the encoders for --codec in order until one opens (NVENC fails to
+ * open on GPUs without it), then writes the header. */
+static int start(state *s, const AVFrame *first, AVFrame **processed)
+{
+    cli_err *err = &s->job->err;
+    s->w = first->width;
+    s->h = first->height;
+    const AVCodec *cand[CLI_MAX_ENCODERS];
+    int n = cli_encoder_candidates(s->job->opts->codec, s->job->gpu != NULL, cand);
+    if (n == 0)
+        return cli_fail(err, AVERROR_ENCODER_NOT_FOUND, "no encoder for --codec %s",
+                        s->job->opts->codec);
+    /* Each failure's message, for the error if none works. */
+    GString *tried = g_string_new(NULL);
+    int ret = AVERROR_ENCODER_NOT_FOUND;
+    for (int i = 0; i < n && ret < 0; i++) {
+        err->msg[0] = '\0';
+        if ((ret = try_encoder(s, cand[i], first, processed)) < 0)
+            g_string_append_printf(tried, "%s%s", tried->len ? "; " : "", err->msg);
+    }
+    if (ret < 0) {
+        err->msg[0] = '\0';
+        cli_fail(err, ret, "no encoder for --codec %s works: %s", s->job->opts->codec,
+                 tried->str);
+    }
+    g_string_free(tried, TRUE);
+    if (ret < 0)
+        return ret;
+    snprintf(s->job->encoder, sizeof s->job->encoder, "%s", s->out.enc->codec->name);
+    describe_plan(s, first);
+    s->started = true;
+    return cli_output_start(&s->out, err);
+}
+
+static int handle_frame(state *s, AVFrame *decoded)
+{
+    cli_job *job = s->job;
+    s->last_progress = cli_now();
+    job->heartbeat++;
+    job->frames_in++;
+    if (cli_stop_requested)
+        return cli_fail(&job->err, AVERROR_EXIT, "interrupted");
+    fix_timestamps(s, decoded);
+    AVFrame *f = NULL;
+    int ret;
+    if (!s->started) {
+        job->hw_decode = decoded->format == AV_PIX_FMT_CUDA;
+        ret = start(s, decoded, &f);
+    } else if (!(f = av_frame_clone(decoded))) {
+        ret = cli_fail(&job->err, AVERROR(ENOMEM), "out of memory");
+    } else {
+        ret = process(s, &f);
+    }
+    if (ret >= 0)
+        ret = cli_output_encode(&s->out, f, &job->err);
+    av_frame_free(&f);
+    job->frames_done = s->out.frames_encoded;
+    return ret;
+}
+
+/* Sends a video packet (NULL: drain at the end) and handles every frame
+ * that comes out. */
+static int decode(state *s, const AVPacket *pkt)
+{
+    int ret = cli_input_send(&s->in, pkt, &s->job->err);
+    while (ret >= 0) {
+        ret = cli_input_receive(&s->in, s->frame, &s->job->err);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return 0;
+        if (ret >= 0)
+            ret = handle_frame(s, s->frame);
+        av_frame_unref(s->frame);
+    }
+    return ret;
+}
+
+static int check_paths(cli_job *job)
+{
+    GStatBuf in_st, out_st;
+    if (g_stat(job->in_path, &in_st) != 0)
+        return 0; /* libavformat says why (or it is a URL) */
+    if (S_ISDIR(in_st.st_mode))
+        return cli_fail(&job->err, AVERROR(EISDIR), "is a directory");
+    if (S_ISREG(in_st.st_mode) && in_st.st_size == 0)
+        return cli_fail(&job->err, AVERROR_INVALIDDATA, "empty file");
+    if (g_stat(job->out_path, &out_st) == 0 && in_st.st_dev == out_st.st_dev &&
+        in_st.st_ino == out_st.st_ino)
+        return cli_fail(&job->err, AVERROR(EINVAL), "the output %s is the input file",
+                        job->out_path);
+    return 0;
+}
+
+static int open_all(state *s, const AVIOInterruptCB *cb)
+{
+    cli_job *job = s->job;
+    cli_err *err = &job->err;
+    int ret = check_paths(job);
+    if (ret < 0)
+        return ret;
+    if (job->gpu && cf_device_set(job->gpu->index) != CF_OK)
+        return cli_fail_cf(err, "GPU");
+    ret = cli_input_open(&s->in, job->in_path, job->gpu ? job->gpu->hw_device : NULL,
+                         job->opts->max_errors, cb, err);
+    if (ret < 0)
+        return ret;
+    job->frames_total = cli_input_expected_frames(&s->in);
+    snprintf(job->decoder, sizeof job->decoder, "%s", s->in.dec->codec->name);
+    if ((ret = cli_vf_init(&s->vf, job->opts->vf, err)) < 0)
+        return ret;
+    if (job->gpu && s->vf.n > 0) {
+        cli_vf_use_gpu(&s->vf, job->gpu->index, cli_gpu_stream(job->gpu));
+        job->gpu_filters = true;
+    }
+    return cli_output_open(&s->out, job->out_path, s->in.fmt, s->in.video, cb, err);
+}
+
+static int run(state *s)
+{
+    cli_err *err = &s->job->err;
+    AVIOInterruptCB cb = { interrupt_cb, s };
+    int ret = open_all(s, &cb);
+    while (ret >= 0 && (ret = cli_input_read(&s->in, s->pkt, err)) >= 0) {
+        s->last_progress = cli_now();
+        s->job->heartbeat++;
+        if (s->pkt->stream_index == s->in.video)
+            ret = decode(s, s->pkt);
+        else
+            ret = cli_output_copy(&s->out, s->pkt, err);
+        if (ret >= 0 && !s->started && s->in.video_packets > MAX_PACKETS_BEFORE_FIRST_FRAME)
+            ret = cli_fail(err, AVERROR_INVALIDDATA,
+                           "no video frame decoded from the first %d video packets",
+                           MAX_PACKETS_BEFORE_FIRST_FRAME);
+    }
+    if (ret != AVERROR_EOF)
+        return ret;
+    if ((ret = decode(s, NULL)) < 0)
+        return ret;
+    if (!s->started)
+        return cli_fail(err, AVERROR_INVALIDDATA, "no video frame could be decoded");
+    if ((ret = cli_input_check_complete(&s->in, err)) < 0)
+        return ret;
+    return cli_output_finish(&s->out, err);
+}
+
+static void collect(state *s)
+{
+    cli_job *job = s->job;
+    job->frames_out = s->out.frames_encoded;
+    job->damaged = s->in.errors;
+    job->streams_copied = s->out.copied;
+    job->streams_dropped = s->out.dropped;
+    snprintf(job->dropped, sizeof job->dropped, "%s", s->out.dropped_names);
+}
+
+void cli_job_run(cli_job *job)
+{
+    double t0 = cli_now();
+    state s = { .job = job, .last_progress = t0 };
+    job->running = 1;
+    s.pkt = av_packet_alloc();
+    s.frame = av_frame_alloc();
+    int ret = s.pkt && s.frame ? run(&s) : cli_fail(&job->err, AVERROR(ENOMEM), "out of memory");
+    job->ok = ret >= 0;
+    if (!job->ok && !job->err.msg[0])
+        cli_fail_av(&job->err, ret, "failed");
+    collect(&s);
+    cli_output_close(&s.out); /* removes the temporary file of a failed job */
+    av_buffer_unref(&s.enc_frames);
+    cli_vf_free(&s.vf);
+    cli_convert_free(&s.conv);
+    cli_input_close(&s.in);
+    av_packet_free(&s.pkt);
+    av_frame_free(&s.frame);
+    job->seconds = cli_now() - t0;
+    job->running = 0;
+}
