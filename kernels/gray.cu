@@ -98,7 +98,9 @@ __global__ void gray_luma_lut(const uint8_t *__restrict__ src, size_t src_pitch,
     int x = (blockIdx.x * blockDim.x + threadIdx.x) * per;
     if (x >= width)
         return;
-    const int mask = entries - 1;
+    // Out-of-range samples (garbage above 10 bits) take the last entry, as
+    // cf_gray_expand clamps them on the CPU.
+    const int last = entries - 1;
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
         const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch) + x;
         uint8_t *d = dst + (size_t)y * dst_pitch + x;
@@ -114,10 +116,10 @@ __global__ void gray_luma_lut(const uint8_t *__restrict__ src, size_t src_pitch,
             uint32_t out = 0;
 #pragma unroll
             for (int i = 0; i < 4; i++)
-                out |= (uint32_t)table[(v[i] >> shift) & mask] << (8 * i);
+                out |= (uint32_t)table[min((int)(v[i] >> shift), last)] << (8 * i);
             *reinterpret_cast<uint32_t *>(d) = out;
         } else {
-            d[0] = table[(s[0] >> shift) & mask];
+            d[0] = table[min((int)(s[0] >> shift), last)];
         }
     }
 }

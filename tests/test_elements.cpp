@@ -419,13 +419,10 @@ TEST_F(Elements, InterlacedAndVariableRateCaps)
 
 namespace {
 
-// Runs `launch` (ending in "appsink name=sink") to EOS; returns every
-// output buffer's bytes, concatenated.
-std::vector<uint8_t> run_pipeline(const std::string &launch)
+// Runs pipeline `p` (with an appsink named "sink") to EOS, then frees it;
+// returns every output buffer's bytes, concatenated.
+std::vector<uint8_t> run_to_eos(GstElement *p)
 {
-    GError *error = nullptr;
-    GstElement *p = gst_parse_launch(launch.c_str(), &error);
-    EXPECT_NE(p, nullptr) << (error ? error->message : "");
     if (!p) return {};
     GstElement *sink = gst_bin_get_by_name(GST_BIN(p), "sink");
     g_object_set(sink, "sync", FALSE, nullptr);
@@ -451,9 +448,37 @@ std::vector<uint8_t> run_pipeline(const std::string &launch)
     return bytes;
 }
 
-const char *kChain = "videotestsrc num-buffers=6 pattern=smpte ! "
-                     "video/x-raw,format=RGBA,width=320,height=240 ! cudaupload ! cudagray ! "
-                     "cudablur sigma=2 ! cudadownload ! appsink name=sink";
+// One of our elements by GType name: with nvcodec installed, the factory
+// names cudaupload/cudadownload may resolve to nvcodec's elements.
+GstElement *ours(const char *type_name)
+{
+    gst_object_unref(gst_element_factory_make("cudagray", nullptr)); // loads our plugin
+    GType type = g_type_from_name(type_name);
+    EXPECT_NE(type, (GType)0) << type_name;
+    return GST_ELEMENT(g_object_new(type, nullptr));
+}
+
+// videotestsrc ! RGBA 320x240 ! our cudaupload ! cudagray ! cudablur sigma=2
+// ! our cudadownload ! appsink, 6 frames.
+std::vector<uint8_t> run_our_chain()
+{
+    GstElement *p = gst_pipeline_new(nullptr);
+    GstElement *src = gst_element_factory_make("videotestsrc", nullptr);
+    g_object_set(src, "num-buffers", 6, nullptr);
+    gst_util_set_object_arg(G_OBJECT(src), "pattern", "smpte");
+    GstElement *caps = gst_element_factory_make("capsfilter", nullptr);
+    GstCaps *c = gst_caps_from_string("video/x-raw,format=RGBA,width=320,height=240");
+    g_object_set(caps, "caps", c, nullptr);
+    gst_caps_unref(c);
+    GstElement *blur = gst_element_factory_make("cudablur", nullptr);
+    g_object_set(blur, "sigma", 2.0, nullptr);
+    GstElement *chain[] = { src, caps, ours("GstCfCudaUpload"), gst_element_factory_make("cudagray", nullptr),
+                            blur, ours("GstCfCudaDownload"), gst_element_factory_make("appsink", "sink") };
+    for (GstElement *e : chain) gst_bin_add(GST_BIN(p), e);
+    for (size_t i = 0; i + 1 < sizeof chain / sizeof chain[0]; i++)
+        EXPECT_TRUE(gst_element_link(chain[i], chain[i + 1]));
+    return run_to_eos(p);
+}
 
 long rss_kib()
 {
@@ -468,12 +493,12 @@ long rss_kib()
 
 TEST_F(Elements, EightPipelinesInParallelMatchOne)
 {
-    auto alone = run_pipeline(kChain);
+    auto alone = run_our_chain();
     ASSERT_EQ(alone.size(), 6u * 320 * 240);
     std::vector<std::vector<uint8_t>> results(8);
     std::vector<std::thread> threads;
     for (int i = 0; i < 8; i++)
-        threads.emplace_back([&, i] { results[i] = run_pipeline(kChain); });
+        threads.emplace_back([&, i] { results[i] = run_our_chain(); });
     for (auto &t : threads) t.join();
     for (int i = 0; i < 8; i++) EXPECT_EQ(results[i], alone) << "pipeline " << i;
 }
@@ -482,11 +507,11 @@ TEST_F(Elements, HundredCreateTeardownCyclesLeakNothing)
 {
     // Warm up (plugin loading, GStreamer's caches), then measure host RSS
     // and, with a GPU, free device memory across 100 cycles.
-    for (int i = 0; i < 5; i++) run_pipeline(kChain);
+    for (int i = 0; i < 5; i++) run_our_chain();
     size_t free0 = 0, free1 = 0, total = 0;
     bool gpu = cftest::gpu_available() && cf_device_get_memory(&free0, &total) == CF_OK;
     long rss0 = rss_kib();
-    for (int i = 0; i < 100; i++) run_pipeline(kChain);
+    for (int i = 0; i < 100; i++) run_our_chain();
     long rss1 = rss_kib();
     std::printf("host RSS %ld -> %ld KiB over 100 cycles\n", rss0, rss1);
     EXPECT_LT(rss1 - rss0, 4096) << "host memory grew by " << rss1 - rss0 << " KiB";
