@@ -658,6 +658,41 @@ TEST_F(Elements, NvDecoderFramesStayInCudaMemory)
     EXPECT_EQ(frames, 30);
     EXPECT_EQ(cuda_buffers, 30);
     EXPECT_EQ(other_buffers, 0);
+    // One CUDA context, shared through "gst.cuda.context": the decoder's and
+    // our filter's are the same object.
+    GstElement *decoder = nullptr;
+    GstIterator *it = gst_bin_iterate_elements(GST_BIN(p));
+    GValue item = G_VALUE_INIT;
+    while (gst_iterator_next(it, &item) == GST_ITERATOR_OK) {
+        GstElement *e = GST_ELEMENT(g_value_get_object(&item));
+        if (g_str_has_prefix(GST_OBJECT_NAME(e), "nvh264dec")) decoder = GST_ELEMENT(gst_object_ref(e));
+        g_value_reset(&item);
+    }
+    g_value_unset(&item);
+    gst_iterator_free(it);
+    ASSERT_NE(decoder, nullptr);
+    GstContext *ours_ctx = gst_element_get_context(g, "gst.cuda.context");
+    GstContext *dec_ctx = gst_element_get_context(decoder, "gst.cuda.context");
+    ASSERT_NE(ours_ctx, nullptr);
+    ASSERT_NE(dec_ctx, nullptr);
+    // The GstContext holds the GstCudaContext in a field of that type.
+    auto cuda_context_of = [](GstContext *c) -> gpointer {
+        gpointer found = nullptr;
+        gst_structure_foreach(gst_context_get_structure(c),
+                              [](GQuark, const GValue *v, gpointer out) -> gboolean {
+                                  if (G_VALUE_HOLDS(v, g_type_from_name("GstCudaContext")))
+                                      *(gpointer *)out = g_value_get_object(v);
+                                  return TRUE;
+                              },
+                              &found);
+        return found;
+    };
+    gpointer a = cuda_context_of(ours_ctx), b = cuda_context_of(dec_ctx);
+    EXPECT_NE(a, nullptr);
+    EXPECT_EQ(a, b) << "the decoder and cudagray use different CUDA contexts";
+    gst_context_unref(ours_ctx);
+    gst_context_unref(dec_ctx);
+    gst_object_unref(decoder);
     gst_object_unref(pad);
     gst_object_unref(g);
     gst_object_unref(sink);
