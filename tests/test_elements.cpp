@@ -745,3 +745,40 @@ TEST_F(Elements, CudaDeviceIdPicksTheGpu)
         gst_object_unref(p);
     }
 }
+
+namespace {
+
+// Pushes a frame, reports 1 s of lateness upstream, pushes a frame due
+// before that; returns whether that late frame came out.
+bool late_frame_comes_out(bool qos)
+{
+    GstHarness *h = gst_harness_new("cudablur");
+    g_object_set(h->element, "qos", qos, nullptr);
+    gst_harness_set_src_caps(h, raw_caps("GRAY8", 16, 8));
+    EXPECT_EQ(gst_harness_push(h, make_buffer("GRAY8", 16, 8, pattern)), GST_FLOW_OK);
+    gst_buffer_unref(gst_harness_pull(h));
+    EXPECT_TRUE(gst_harness_push_upstream_event(
+        h, gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 2.0, GST_SECOND, 0)));
+    GstBuffer *late = make_buffer("GRAY8", 16, 8, pattern);
+    GST_BUFFER_PTS(late) = GST_SECOND / 2;
+    EXPECT_EQ(gst_harness_push(h, late), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_try_pull(h);
+    if (out) gst_buffer_unref(out);
+    gst_harness_teardown(h);
+    return out != nullptr;
+}
+
+} // namespace
+
+TEST_F(Elements, QosDropsFramesThatWouldBeLate)
+{
+    // QoS is on by default, as for GStreamer's video filters: a frame due
+    // before the lateness downstream reported is not processed.
+    GstElement *blur = gst_element_factory_make("cudablur", nullptr);
+    gboolean qos = FALSE;
+    g_object_get(blur, "qos", &qos, nullptr);
+    EXPECT_TRUE(qos);
+    gst_object_unref(blur);
+    EXPECT_FALSE(late_frame_comes_out(true));
+    EXPECT_TRUE(late_frame_comes_out(false)) << "without QoS the frame is processed";
+}
