@@ -8,7 +8,7 @@ packages="meson ninja-build pkg-config gcc g++ python3 libglib2.0-dev
  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
  gstreamer1.0-plugins-bad gstreamer1.0-libav libgtest-dev opencv-doc
- libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg"
+ libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg libjson-glib-dev"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -12,7 +12,6 @@
 
 #include <glib/gstdio.h>
 
-#include "json.h"
 #include "run.h"
 #include "util.h"
 
@@ -282,37 +281,46 @@ static void wait_all(batch *b, double t0)
 }
 
 /* The child's own summary, or one made here for a file that has none. */
-static void file_json(GString *out, const cli_batch_file *f)
+static void file_json(JsonBuilder *b, const cli_batch_file *f)
 {
     if (f->json) {
-        g_string_append(out, f->json);
-        return;
+        JsonParser *parser = json_parser_new();
+        JsonNode *root = json_parser_load_from_data(parser, f->json, -1, NULL)
+                             ? json_parser_steal_root(parser)
+                             : NULL;
+        g_object_unref(parser);
+        if (root && JSON_NODE_HOLDS_OBJECT(root)) {
+            json_builder_add_value(b, root);
+            return;
+        }
+        if (root)
+            json_node_unref(root);
     }
     const char *why = f->error ? f->error : f->last_message ? f->last_message : "failed";
-    g_string_append(out, "{");
-    cli_json_kv_string(out, "input", f->in);
-    g_string_append(out, ", \"output\": null, \"ok\": false, ");
-    cli_json_kv_string(out, "error", why);
-    g_string_append(out, "}");
+    json_builder_begin_object(b);
+    cli_json_set_string(b, "input", f->in);
+    cli_json_set_string(b, "output", NULL);
+    json_builder_add_boolean_value(json_builder_set_member_name(b, "ok"), FALSE);
+    cli_json_set_string(b, "error", why);
+    json_builder_end_object(b);
 }
 
 static void print_json(const batch *b, double seconds)
 {
-    GString *out = g_string_new("{\"files\": [");
-    for (int i = 0; i < b->n; i++) {
-        g_string_append(out, i ? ",\n  " : "\n  ");
+    JsonBuilder *out = json_builder_new();
+    json_builder_begin_object(out);
+    json_builder_begin_array(json_builder_set_member_name(out, "files"));
+    for (int i = 0; i < b->n; i++)
         file_json(out, &b->files[i]);
-    }
-    g_string_append(out, "],\n");
-    cli_json_kv_int(out, "total", b->n);
-    g_string_append(out, ", ");
-    cli_json_kv_int(out, "failed", b->failed);
-    g_string_append(out, ", ");
-    cli_json_kv_double(out, "seconds", seconds);
-    g_string_append(out, "}");
-    puts(out->str);
+    json_builder_end_array(out);
+    json_builder_add_int_value(json_builder_set_member_name(out, "total"), b->n);
+    json_builder_add_int_value(json_builder_set_member_name(out, "failed"), b->failed);
+    cli_json_set_number(out, "seconds", seconds);
+    json_builder_end_object(out);
+    char *text = cli_json_finish(out);
+    puts(text);
     fflush(stdout);
-    g_string_free(out, TRUE);
+    g_free(text);
 }
 
 int cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts)

@@ -130,6 +130,25 @@ static char *check_common(void)
     return NULL;
 }
 
+/* Parses the shared options and the command's `entries` into opt, defaults
+ * --codec and checks the shared options (transcode and batch). NULL if fine,
+ * else the message for usage_error(). */
+static char *parse_job_options(GOptionContext *ctx, const GOptionEntry *entries, int *argc,
+                               char ***argv)
+{
+    g_option_context_add_main_entries(ctx, common_entries, NULL);
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *error = NULL;
+    if (!g_option_context_parse(ctx, argc, argv, &error)) {
+        char *msg = g_strdup(error->message);
+        g_error_free(error);
+        return msg;
+    }
+    if (!opt.codec)
+        opt.codec = g_strdup("h264");
+    return check_common();
+}
+
 /* ---- GPUs -------------------------------------------------------------- */
 
 static bool parse_ordinal(const char *s, int count, int *out, char **msg)
@@ -232,17 +251,7 @@ int cli_cmd_transcode(int argc, char **argv)
         "a temporary name and appears only when everything succeeded.\n\n"
         "Exit status: 0 success, 1 the file failed, 2 usage error, 130 interrupted.\n\n"
         "Example:\n  cudafilters transcode in.mp4 out.mp4 --vf \"gray,blur=sigma=2\" --json\n");
-    g_option_context_add_main_entries(ctx, common_entries, NULL);
-    g_option_context_add_main_entries(ctx, transcode_entries, NULL);
-    GError *error = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        int rc = usage_error(ctx, "%s", error->message);
-        g_error_free(error);
-        return rc;
-    }
-    if (!opt.codec)
-        opt.codec = g_strdup("h264");
-    char *msg = check_common();
+    char *msg = parse_job_options(ctx, transcode_entries, &argc, &argv);
     if (msg || argc != 3) {
         int rc = usage_error(ctx, "%s", msg ? msg : "needs two arguments: IN OUT");
         g_free(msg);
@@ -431,17 +440,7 @@ int cli_cmd_batch(int argc, char **argv)
         "Exit status: the number of files that failed (at most 125), 2 usage error\n"
         "(nothing ran), 130 interrupted.\n\n"
         "Example:\n  ls *.mp4 | cudafilters batch --vf gray --out-dir gray/ --jobs 4 --json\n");
-    g_option_context_add_main_entries(ctx, common_entries, NULL);
-    g_option_context_add_main_entries(ctx, batch_entries, NULL);
-    GError *error = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        int rc = usage_error(ctx, "%s", error->message);
-        g_error_free(error);
-        return rc;
-    }
-    if (!opt.codec)
-        opt.codec = g_strdup("h264");
-    char *msg = check_common();
+    char *msg = parse_job_options(ctx, batch_entries, &argc, &argv);
     if (!msg && !opt.out_dir)
         msg = g_strdup("--out-dir is required");
     if (!msg && (opt.jobs < 1 || opt.jobs > 256))

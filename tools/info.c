@@ -8,7 +8,7 @@
 #include <glib.h>
 
 #include "gpu.h"
-#include "json.h"
+#include "util.h"
 
 #define WRAP 78
 
@@ -76,75 +76,60 @@ static void print_filter_text(const cf_filter_desc *d)
     }
 }
 
-static void param_json(GString *out, const cf_param_desc *p)
+static void param_json(JsonBuilder *b, const cf_param_desc *p)
 {
-    g_string_append(out, "{");
-    cli_json_kv_string(out, "name", p->name);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "type", type_name(p->type));
-    g_string_append(out, ", ");
+    json_builder_begin_object(b);
+    cli_json_set_string(b, "name", p->name);
+    cli_json_set_string(b, "type", type_name(p->type));
     if (p->type == CF_PARAM_ENUM) {
-        cli_json_key(out, "choices");
-        g_string_append(out, "[");
-        for (int c = 0; p->choices && p->choices[c]; c++) {
-            g_string_append(out, c ? ", " : "");
-            cli_json_string(out, p->choices[c]);
-        }
-        g_string_append(out, "], ");
-        cli_json_kv_string(out, "default", p->choices[(int)p->default_value]);
+        json_builder_begin_array(json_builder_set_member_name(b, "choices"));
+        for (int c = 0; p->choices && p->choices[c]; c++)
+            json_builder_add_string_value(b, p->choices[c]);
+        json_builder_end_array(b);
+        cli_json_set_string(b, "default", p->choices[(int)p->default_value]);
     } else {
-        cli_json_kv_double(out, "min", p->min);
-        g_string_append(out, ", ");
-        cli_json_kv_double(out, "max", p->max);
-        g_string_append(out, ", ");
-        cli_json_kv_double(out, "default", p->default_value);
+        cli_json_set_number(b, "min", p->min);
+        cli_json_set_number(b, "max", p->max);
+        cli_json_set_number(b, "default", p->default_value);
     }
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "unit", p->unit);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "summary", p->summary);
-    g_string_append(out, ", ");
-    cli_json_kv_bool(out, "set_from_stream", p->role != CF_PARAM_ROLE_NONE);
-    g_string_append(out, "}");
+    cli_json_set_string(b, "unit", p->unit);
+    cli_json_set_string(b, "summary", p->summary);
+    json_builder_add_boolean_value(json_builder_set_member_name(b, "set_from_stream"),
+                                   p->role != CF_PARAM_ROLE_NONE);
+    json_builder_end_object(b);
 }
 
-static void filter_json(GString *out, const cf_filter_desc *d)
+static void filter_json(JsonBuilder *b, const cf_filter_desc *d)
 {
-    g_string_append(out, "{");
-    cli_json_kv_string(out, "name", d->name);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "summary", d->summary);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "description", d->description);
-    g_string_append(out, ", ");
-    cli_json_key(out, "formats");
-    g_string_append(out, "[");
-    for (int i = 0; i < d->n_formats; i++) {
-        g_string_append(out, i ? ", " : "");
-        cli_json_string(out, cf_format_name(d->formats[i]));
-    }
-    g_string_append(out, "], ");
-    cli_json_key(out, "params");
-    g_string_append(out, "[");
-    for (int i = 0; i < d->n_params; i++) {
-        g_string_append(out, i ? ",\n    " : "\n    ");
-        param_json(out, &d->params[i]);
-    }
-    g_string_append(out, "]}");
+    json_builder_begin_object(b);
+    cli_json_set_string(b, "name", d->name);
+    cli_json_set_string(b, "summary", d->summary);
+    cli_json_set_string(b, "description", d->description);
+    json_builder_begin_array(json_builder_set_member_name(b, "formats"));
+    for (int i = 0; i < d->n_formats; i++)
+        json_builder_add_string_value(b, cf_format_name(d->formats[i]));
+    json_builder_end_array(b);
+    json_builder_begin_array(json_builder_set_member_name(b, "params"));
+    for (int i = 0; i < d->n_params; i++)
+        param_json(b, &d->params[i]);
+    json_builder_end_array(b);
+    json_builder_end_object(b);
 }
 
 int cli_print_filters(bool json)
 {
     int n = cf_filter_registry_count();
     if (json) {
-        GString *out = g_string_new("{\"filters\": [");
-        for (int i = 0; i < n; i++) {
-            g_string_append(out, i ? ",\n  " : "\n  ");
-            filter_json(out, cf_filter_registry_get(i));
-        }
-        g_string_append(out, "]}");
-        puts(out->str);
-        g_string_free(out, TRUE);
+        JsonBuilder *b = json_builder_new();
+        json_builder_begin_object(b);
+        json_builder_begin_array(json_builder_set_member_name(b, "filters"));
+        for (int i = 0; i < n; i++)
+            filter_json(b, cf_filter_registry_get(i));
+        json_builder_end_array(b);
+        json_builder_end_object(b);
+        char *text = cli_json_finish(b);
+        puts(text);
+        g_free(text);
         return 0;
     }
     printf("Filters for --vf \"NAME[=PARAM=VALUE[:PARAM=VALUE...]][,NAME...]\", "
@@ -155,7 +140,7 @@ int cli_print_filters(bool json)
     return 0;
 }
 
-static void device_line(const cf_device_info *info, const cli_gpu *gpu, GString *json)
+static void device_line(const cf_device_info *info, const cli_gpu *gpu, JsonBuilder *json)
 {
     double gib = (double)info->total_memory / (1024.0 * 1024.0 * 1024.0);
     if (!json) {
@@ -166,33 +151,32 @@ static void device_line(const cf_device_info *info, const cli_gpu *gpu, GString 
                gpu->hw_device ? "" : gpu->hw_error);
         return;
     }
-    g_string_append(json, info->index ? ",\n  {" : "\n  {");
-    cli_json_kv_int(json, "index", info->index);
-    g_string_append(json, ", ");
-    cli_json_kv_string(json, "name", info->name);
-    g_string_append(json, ", ");
-    cli_json_kv_int(json, "memory_bytes", (gint64)info->total_memory);
-    g_string_append(json, ", ");
+    json_builder_begin_object(json);
+    json_builder_add_int_value(json_builder_set_member_name(json, "index"), info->index);
+    cli_json_set_string(json, "name", info->name);
+    json_builder_add_int_value(json_builder_set_member_name(json, "memory_bytes"),
+                               (gint64)info->total_memory);
     char cc[16];
     snprintf(cc, sizeof cc, "%d.%d", info->compute_major, info->compute_minor);
-    cli_json_kv_string(json, "compute_capability", cc);
-    g_string_append(json, ", ");
-    cli_json_kv_int(json, "multiprocessors", info->multiprocessors);
-    g_string_append(json, ", ");
-    cli_json_kv_bool(json, "nvdec", gpu->hw_device != NULL);
-    g_string_append(json, "}");
+    cli_json_set_string(json, "compute_capability", cc);
+    json_builder_add_int_value(json_builder_set_member_name(json, "multiprocessors"),
+                               info->multiprocessors);
+    json_builder_add_boolean_value(json_builder_set_member_name(json, "nvdec"),
+                                   gpu->hw_device != NULL);
+    json_builder_end_object(json);
 }
 
 int cli_print_devices(bool json)
 {
     const char *reason = "";
     int n = cli_gpu_count(&reason);
-    GString *out = json ? g_string_new("{") : NULL;
+    JsonBuilder *out = json ? json_builder_new() : NULL;
     if (json) {
-        cli_json_kv_bool(out, "cuda_build", cf_have_cuda());
-        g_string_append(out, ", ");
-        cli_json_kv_string(out, "no_gpu_reason", n ? NULL : reason);
-        g_string_append(out, ", \"devices\": [");
+        json_builder_begin_object(out);
+        json_builder_add_boolean_value(json_builder_set_member_name(out, "cuda_build"),
+                                       cf_have_cuda());
+        cli_json_set_string(out, "no_gpu_reason", n ? NULL : reason);
+        json_builder_begin_array(json_builder_set_member_name(out, "devices"));
     } else if (n == 0) {
         printf("No GPU: %s.\ncudafilters runs its filters on the CPU.\n", reason);
     } else {
@@ -209,9 +193,11 @@ int cli_print_devices(bool json)
         cli_gpu_close(&gpu);
     }
     if (json) {
-        g_string_append(out, "]}");
-        puts(out->str);
-        g_string_free(out, TRUE);
+        json_builder_end_array(out);
+        json_builder_end_object(out);
+        char *text = cli_json_finish(out);
+        puts(text);
+        g_free(text);
     }
     return 0;
 }

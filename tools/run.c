@@ -9,7 +9,7 @@
 #include <glib.h>
 
 #include "commands.h"
-#include "json.h"
+#include "util.h"
 
 /* Seconds past --stall-timeout before the watchdog ends a stuck process:
  * libav's own interrupt (at the timeout) gets the first chance, which fails
@@ -110,58 +110,43 @@ int cli_run_job(cli_job *job, const cli_run_opts *opts)
                 job->hw_decode ? "NVDEC" : "CPU", job->gpu_filters ? "the GPU" : "the CPU",
                 job->encoder);
     if (opts->json) {
-        GString *out = g_string_new(NULL);
-        cli_job_json(out, job);
-        puts(out->str);
+        char *text = cli_job_json(job);
+        puts(text);
         fflush(stdout);
-        g_string_free(out, TRUE);
+        g_free(text);
     }
     if (cli_stop_requested)
         return CLI_EXIT_INTERRUPTED;
     return job->ok ? 0 : 1;
 }
 
-void cli_job_json(GString *out, const cli_job *j)
+char *cli_job_json(const cli_job *j)
 {
     char dev[32];
     snprintf(dev, sizeof dev, "cuda:%d", j->gpu ? j->gpu->index : -1);
-    g_string_append(out, "{");
-    cli_json_kv_string(out, "input", j->in_path);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "output", j->ok ? j->out_path : NULL);
-    g_string_append(out, ", ");
-    cli_json_kv_bool(out, "ok", j->ok);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "error", j->ok ? NULL : j->err.msg);
-    g_string_append(out, ", ");
-    cli_json_kv_int(out, "frames_in", j->frames_in);
-    g_string_append(out, ", ");
-    cli_json_kv_int(out, "frames_out", j->frames_out);
-    g_string_append(out, ", ");
-    cli_json_kv_double(out, "seconds", j->seconds);
-    g_string_append(out, ", ");
-    cli_json_kv_double(out, "fps", j->seconds > 0 ? (double)j->frames_out / j->seconds : 0);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "decoder", j->decoder[0] ? j->decoder : NULL);
-    g_string_append(out, ", ");
-    cli_json_kv_bool(out, "hw_decode", j->hw_decode);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "filters", j->opts->vf ? j->opts->vf : "");
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "filter_device", j->gpu_filters ? dev : "cpu");
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "formats", j->formats);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "conversions", j->conversions);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "encoder", j->encoder[0] ? j->encoder : NULL);
-    g_string_append(out, ", ");
-    cli_json_kv_int(out, "streams_copied", j->streams_copied);
-    g_string_append(out, ", ");
-    cli_json_kv_string(out, "streams_dropped", j->dropped);
-    g_string_append(out, ", ");
-    cli_json_kv_int(out, "damaged", j->damaged);
-    g_string_append(out, ", ");
-    cli_json_kv_int(out, "timestamps_fixed", j->timestamps_fixed);
-    g_string_append(out, "}");
+    JsonBuilder *b = json_builder_new();
+    json_builder_begin_object(b);
+    cli_json_set_string(b, "input", j->in_path);
+    cli_json_set_string(b, "output", j->ok ? j->out_path : NULL);
+    json_builder_add_boolean_value(json_builder_set_member_name(b, "ok"), j->ok);
+    cli_json_set_string(b, "error", j->ok ? NULL : j->err.msg);
+    json_builder_add_int_value(json_builder_set_member_name(b, "frames_in"), j->frames_in);
+    json_builder_add_int_value(json_builder_set_member_name(b, "frames_out"), j->frames_out);
+    cli_json_set_number(b, "seconds", j->seconds);
+    cli_json_set_number(b, "fps", j->seconds > 0 ? (double)j->frames_out / j->seconds : 0);
+    cli_json_set_string(b, "decoder", j->decoder[0] ? j->decoder : NULL);
+    json_builder_add_boolean_value(json_builder_set_member_name(b, "hw_decode"), j->hw_decode);
+    cli_json_set_string(b, "filters", j->opts->vf ? j->opts->vf : "");
+    cli_json_set_string(b, "filter_device", j->gpu_filters ? dev : "cpu");
+    cli_json_set_string(b, "formats", j->formats);
+    cli_json_set_string(b, "conversions", j->conversions);
+    cli_json_set_string(b, "encoder", j->encoder[0] ? j->encoder : NULL);
+    json_builder_add_int_value(json_builder_set_member_name(b, "streams_copied"),
+                               j->streams_copied);
+    cli_json_set_string(b, "streams_dropped", j->dropped);
+    json_builder_add_int_value(json_builder_set_member_name(b, "damaged"), j->damaged);
+    json_builder_add_int_value(json_builder_set_member_name(b, "timestamps_fixed"),
+                               j->timestamps_fixed);
+    json_builder_end_object(b);
+    return cli_json_finish(b);
 }

@@ -25,8 +25,8 @@ typedef struct cli_run_opts {
  * (failed) or 130 (interrupted). */
 int cli_run_job(cli_job *job, const cli_run_opts *opts);
 
-/* Appends the job's summary as a JSON object (one line) to out. */
-void cli_job_json(GString *out, const cli_job *job);
+/* The job's summary as a JSON object on one line (g_free it). */
+char *cli_job_json(const cli_job *job);
 
 /* "0:42" or "1:02:03"; "?" for a negative or huge value. */
 void cli_format_eta(char *buf, size_t n, double seconds);

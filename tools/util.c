@@ -39,6 +39,38 @@ int cli_fail_cf(cli_err *err, const char *what)
     return cli_fail(err, AVERROR_EXTERNAL, "%s: %s", what, cf_last_error());
 }
 
+void cli_json_set_string(JsonBuilder *b, const char *key, const char *value)
+{
+    json_builder_set_member_name(b, key);
+    if (value)
+        json_builder_add_string_value(b, value);
+    else
+        json_builder_add_null_value(b);
+}
+
+void cli_json_set_number(JsonBuilder *b, const char *key, double value)
+{
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    double v = g_ascii_strtod(g_ascii_formatd(buf, sizeof buf, "%.6g", value), NULL);
+    json_builder_set_member_name(b, key);
+    if (v > -1e15 && v < 1e15 && v == (double)(gint64)v)
+        json_builder_add_int_value(b, (gint64)v);
+    else
+        json_builder_add_double_value(b, v);
+}
+
+char *cli_json_finish(JsonBuilder *b)
+{
+    JsonNode *root = json_builder_get_root(b);
+    JsonGenerator *gen = json_generator_new();
+    json_generator_set_root(gen, root);
+    char *text = json_generator_to_data(gen, NULL);
+    g_object_unref(gen);
+    json_node_unref(root);
+    g_object_unref(b);
+    return text;
+}
+
 double cli_now(void)
 {
     return (double)g_get_monotonic_time() / 1e6;

@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <stddef.h>
 
+#include <json-glib/json-glib.h>
+
 /* A per-job error message ("cannot open input: No such file or directory").
  * The file name is prefixed by whoever prints it. */
 typedef struct cli_err {
@@ -23,6 +25,16 @@ int cli_fail_av(cli_err *err, int code, const char *what);
 /* cli_fail() for a failed cudafilters call: "what: <cf_last_error()>". Returns
  * AVERROR_EXTERNAL so callers deal in one kind of error code. */
 int cli_fail_cf(cli_err *err, const char *what);
+
+/* --json, with json-glib: sets member `key` of the builder's current object
+ * to a string (NULL: null), or to a number rounded to 6 significant digits
+ * (written as an integer when it is one). json-glib writes numbers the same
+ * in every locale. */
+void cli_json_set_string(JsonBuilder *b, const char *key, const char *value);
+void cli_json_set_number(JsonBuilder *b, const char *key, double value);
+
+/* The builder's document as one line of JSON (g_free it); unrefs the builder. */
+char *cli_json_finish(JsonBuilder *b);
 
 /* Monotonic time in seconds. */
 double cli_now(void);
