@@ -12,6 +12,7 @@ extern const int cf_filter_table_size;
 struct cf_filter {
     const cf_filter_desc *desc;
     double *values; /* one per desc->params entry */
+    bool *set;      /* one per desc->params entry: given a value by the user */
     cf_scratch host_scratch, device_scratch;
 };
 
@@ -58,14 +59,17 @@ cf_filter *cf_filter_new(const char *name)
     }
     cf_filter *f = calloc(1, sizeof *f);
     double *values = calloc((size_t)desc->n_params + 1, sizeof *values);
-    if (!f || !values) {
+    bool *set = calloc((size_t)desc->n_params + 1, sizeof *set);
+    if (!f || !values || !set) {
         free(f);
         free(values);
+        free(set);
         cf_set_error(CF_ERROR_OUT_OF_MEMORY, "cf_filter_new: out of memory");
         return NULL;
     }
     f->desc = desc;
     f->values = values;
+    f->set = set;
     for (int i = 0; i < desc->n_params; i++)
         f->values[i] = desc->params[i].default_value;
     return f;
@@ -85,6 +89,7 @@ void cf_filter_free(cf_filter **filter)
         return;
     cf_filter_release_scratch(*filter);
     free((*filter)->values);
+    free((*filter)->set);
     free(*filter);
     *filter = NULL;
 }
@@ -129,7 +134,14 @@ cf_status cf_filter_set_double(cf_filter *filter, const char *param, double valu
     if (filter->desc->impl->check_param)
         CF_TRY(filter->desc->impl->check_param(i, value));
     filter->values[i] = value;
+    filter->set[i] = true;
     return CF_OK;
+}
+
+bool cf_filter_param_is_set(const cf_filter *filter, const char *param)
+{
+    int i = filter ? cf_filter_desc_find_param(filter->desc, param) : -1;
+    return i >= 0 && filter->set[i];
 }
 
 cf_status cf_filter_set_int(cf_filter *filter, const char *param, int value)

@@ -241,3 +241,16 @@ TEST(Filter, IdentityIsReported)
     cf_filter_free(&gray);
     cf_filter_free(&blur);
 }
+
+TEST(Filter, KnowsWhichParametersWereSet)
+{
+    cf_chain *c = cf_chain_parse("gray=range=full,gray,blur=2");
+    ASSERT_NE(c, nullptr);
+    EXPECT_TRUE(cf_filter_param_is_set(cf_chain_get(c, 0), "range"));
+    EXPECT_FALSE(cf_filter_param_is_set(cf_chain_get(c, 1), "range"));
+    EXPECT_TRUE(cf_filter_param_is_set(cf_chain_get(c, 2), "sigma"));
+    EXPECT_FALSE(cf_filter_param_is_set(cf_chain_get(c, 2), "border"));
+    EXPECT_FALSE(cf_filter_param_is_set(cf_chain_get(c, 2), "nope"));
+    EXPECT_EQ(cf_filter_set_double(cf_chain_get(c, 2), "sigma", -1), CF_ERROR_INVALID_ARGUMENT);
+    cf_chain_free(&c);
+}

@@ -23,6 +23,15 @@ int cli_vf_init(cli_vf *vf, const char *desc, cli_err *err)
         cf_chain_free(&vf->chain);
         return cli_fail(err, AVERROR(EINVAL), "--vf: more than %d filters", CLI_VF_MAX);
     }
+    /* Remember what the user set before the stream fills in the rest. */
+    for (int i = 0; i < vf->n; i++) {
+        cf_filter *f = cf_chain_get(vf->chain, i);
+        const cf_filter_desc *d = cf_filter_get_desc(f);
+        for (int p = 0; p < d->n_params; p++)
+            if (d->params[p].role == CF_PARAM_ROLE_COLOR_RANGE &&
+                cf_filter_param_is_set(f, d->params[p].name))
+                vf->user_range[i] = true;
+    }
     return 0;
 }
 
@@ -124,7 +133,8 @@ cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format
         return CF_FORMAT_UNKNOWN;
     }
     for (int i = 0; i < vf->n; i++) {
-        set_range_params(cf_chain_get(vf->chain, i), full_range);
+        if (!vf->user_range[i]) /* an explicit range=... in --vf wins */
+            set_range_params(cf_chain_get(vf->chain, i), full_range);
         /* YUV output keeps its input's range; RGB and gray output is full range. */
         if (!cf_format_get_info(vf->out[i])->is_yuv)
             full_range = true;

@@ -24,6 +24,7 @@ typedef struct cli_vf {
     int n;                       /* filters; 0 for an empty --vf */
     cf_format in;                /* planned input format */
     cf_format out[CLI_VF_MAX];   /* planned output format of each filter */
+    bool user_range[CLI_VF_MAX]; /* --vf gave the filter's range itself */
     bool gpu;                    /* run on device `device` */
     int device;
     cf_stream stream;

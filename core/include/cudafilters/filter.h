@@ -107,6 +107,12 @@ CF_API cf_status cf_filter_set_int(cf_filter *filter, const char *param, int val
  * ("replicate"). Errors as above plus CF_ERROR_PARSE (not a number / not a
  * choice; the message lists the choices). */
 CF_API cf_status cf_filter_set_string(cf_filter *filter, const char *param, const char *value);
+/* True if the parameter was given a value (cf_filter_set_* or a filter
+ * string) since the instance was made, so a front end filling
+ * stream-described parameters (CF_PARAM_ROLE_*) can leave a value the user
+ * chose alone. False for unknown names. */
+CF_API bool cf_filter_param_is_set(const cf_filter *filter, const char *param);
+
 /* Current value (enum: its index). Errors: CF_ERROR_NOT_FOUND. */
 CF_API cf_status cf_filter_get_double(const cf_filter *filter, const char *param, double *value);
 
