@@ -80,6 +80,24 @@ gst_cf_base_transform_class_add_templates (GstElementClass * klass, guint32 in_f
   gst_caps_unref (src);
 }
 
+void
+gst_cf_base_transform_class_init_transfer (GstCfBaseTransformClass * klass,
+    const gchar * longname, const gchar * description,
+    void (*transform_structure) (GstCfBaseTransform *, GstPadDirection, const GstStructure *,
+        const GstCapsFeatures *, GstCaps *),
+    cf_status (*process) (GstCfBaseTransform *, const cf_frame *, cf_frame *, cf_stream))
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  gst_element_class_set_static_metadata (element_class, longname, "Filter/Video", description,
+      "cudafilters developers");
+  gst_cf_base_transform_class_add_templates (element_class, GST_CF_ALL_FORMATS,
+      GST_CF_ALL_FORMATS);
+  GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
+  klass->transform_structure = transform_structure;
+  klass->process = process;
+}
+
 /* ---- properties and context ---- */
 
 static gint

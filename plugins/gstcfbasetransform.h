@@ -51,6 +51,15 @@ struct _GstCfBaseTransformClass
 void gst_cf_base_transform_class_add_templates (GstElementClass * klass, guint32 in_formats,
     guint32 out_formats);
 
+/* Class set-up shared by cudaupload and cudadownload: metadata, templates
+ * of every format in both memory kinds, passthrough on equal caps, and the
+ * two subclass functions. */
+void gst_cf_base_transform_class_init_transfer (GstCfBaseTransformClass * klass,
+    const gchar * longname, const gchar * description,
+    void (*transform_structure) (GstCfBaseTransform *, GstPadDirection, const GstStructure *,
+        const GstCapsFeatures *, GstCaps *),
+    cf_status (*process) (GstCfBaseTransform *, const cf_frame *, cf_frame *, cf_stream));
+
 G_END_DECLS
 
 #endif

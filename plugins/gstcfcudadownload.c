@@ -63,20 +63,12 @@ gst_cf_cuda_download_process (GstCfBaseTransform * self, const cf_frame * in, cf
 static void
 gst_cf_cuda_download_class_init (GstCfCudaDownloadClass * klass)
 {
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCfBaseTransformClass *cf_class = GST_CF_BASE_TRANSFORM_CLASS (klass);
-
-  gst_element_class_set_static_metadata (element_class, "CUDA download (cudafilters)",
-      "Filter/Video",
+  gst_cf_base_transform_class_init_transfer (GST_CF_BASE_TRANSFORM_CLASS (klass),
+      "CUDA download (cudafilters)",
       "Copies video frames from CUDA memory into system memory. Example: "
       "gst-launch-1.0 filesrc location=vtest.avi ! decodebin ! cudaupload ! cudagray ! "
       "cudablur sigma=2 ! cudadownload ! videoconvert ! autovideosink",
-      "cudafilters developers");
-  gst_cf_base_transform_class_add_templates (element_class, GST_CF_ALL_FORMATS,
-      GST_CF_ALL_FORMATS);
-  GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
-  cf_class->transform_structure = gst_cf_cuda_download_transform_structure;
-  cf_class->process = gst_cf_cuda_download_process;
+      gst_cf_cuda_download_transform_structure, gst_cf_cuda_download_process);
 }
 
 static void

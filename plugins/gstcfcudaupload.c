@@ -63,20 +63,12 @@ gst_cf_cuda_upload_process (GstCfBaseTransform * self, const cf_frame * in, cf_f
 static void
 gst_cf_cuda_upload_class_init (GstCfCudaUploadClass * klass)
 {
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstCfBaseTransformClass *cf_class = GST_CF_BASE_TRANSFORM_CLASS (klass);
-
-  gst_element_class_set_static_metadata (element_class, "CUDA upload (cudafilters)",
-      "Filter/Video",
+  gst_cf_base_transform_class_init_transfer (GST_CF_BASE_TRANSFORM_CLASS (klass),
+      "CUDA upload (cudafilters)",
       "Copies video frames from system memory into CUDA memory. Example: "
       "gst-launch-1.0 filesrc location=vtest.avi ! decodebin ! cudaupload ! cudagray ! "
       "cudablur sigma=2 ! cudadownload ! videoconvert ! autovideosink",
-      "cudafilters developers");
-  gst_cf_base_transform_class_add_templates (element_class, GST_CF_ALL_FORMATS,
-      GST_CF_ALL_FORMATS);
-  GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
-  cf_class->transform_structure = gst_cf_cuda_upload_transform_structure;
-  cf_class->process = gst_cf_cuda_upload_process;
+      gst_cf_cuda_upload_transform_structure, gst_cf_cuda_upload_process);
 }
 
 static void
