@@ -67,7 +67,6 @@ public:
     // both the aligned fast paths and the unaligned ones get exercised.
     GuardedFrame(cf_format format, int width, int height, cf_memory memory, std::mt19937 &rng,
                  size_t align = 1)
-        : memory_(memory)
     {
         const cf_format_info *info = cf_format_get_info(format);
         frame_.format = format;
@@ -87,8 +86,7 @@ public:
             total += kGuard;
             total = (total + align - 1) / align * align;
             offset[p] = total;
-            plane_bytes_[p] = frame_.pitch[p] * cf_format_plane_height(format, p, height);
-            total += plane_bytes_[p] + kGuard;
+            total += frame_.pitch[p] * cf_format_plane_height(format, p, height) + kGuard;
         }
         original_.resize(total);
         for (auto &b : original_) b = (uint8_t)rng();
@@ -152,12 +150,10 @@ public:
     }
 
 private:
-    cf_memory memory_;
     cf_frame frame_{};
     std::vector<uint8_t> original_, host_;
     uint8_t *device_block_ = nullptr;
     size_t offset_[CF_MAX_PLANES] = {};
-    size_t plane_bytes_[CF_MAX_PLANES] = {};
     int n_planes_ = 0;
 };
 
