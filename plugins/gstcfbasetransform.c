@@ -212,15 +212,27 @@ gst_cf_base_transform_query (GstBaseTransform * trans, GstPadDirection direction
     return TRUE;
   ret = GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->query (trans,
       direction, query);
-  /* An unlinked pad answers with its template, which lists CUDA memory. */
-  if (ret && GST_QUERY_TYPE (query) == GST_QUERY_CAPS && !gst_cf_have_gpu ()) {
-    GstCaps *caps = NULL;
+  if (ret && GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
+    GstCaps *caps = NULL, *filter = NULL;
     gst_query_parse_caps_result (query, &caps);
-    if (caps) {
+    gst_query_parse_caps (query, &filter);
+    if (!caps)
+      return ret;
+    if (!gst_cf_have_gpu ()) {
+      /* An unlinked pad answers with its template, which lists CUDA memory. */
       caps = gst_cf_caps_drop_cuda (gst_caps_ref (caps));
-      gst_query_set_caps_result (query, caps);
-      gst_caps_unref (caps);
+    } else if (direction == GST_PAD_SINK
+        && GST_CF_BASE_TRANSFORM_GET_CLASS (trans)->prefer_cuda_input
+        && gst_cf_caps_have_cuda (filter)) {
+      /* Upstream can give CUDA memory: ask for nothing else (see
+       * prefer_cuda_input). Upstream that cannot still gets system memory,
+       * since its filter then has no CUDA structure. */
+      caps = gst_cf_caps_keep_cuda (gst_caps_ref (caps));
+    } else {
+      return ret;
     }
+    gst_query_set_caps_result (query, caps);
+    gst_caps_unref (caps);
   }
   return ret;
 }

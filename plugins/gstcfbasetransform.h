@@ -44,6 +44,14 @@ struct _GstCfBaseTransformClass
   /* Frees GPU memory the subclass holds, called from stop() with the
    * context still pushed, since that memory belongs to it. Optional. */
   void (*release_gpu) (GstCfBaseTransform * self);
+
+  /* TRUE for elements whose work is GPU work (the filters): on a GPU
+   * machine, when upstream asks whether we take caps it can give in CUDA
+   * memory, the sink pad answers with the CUDA ones only. Otherwise a peer
+   * that prefers passthrough (gst-plugins-bad's cudaupload) would hand us
+   * system memory, to be staged through the GPU on every buffer. FALSE
+   * (the default) for cudaupload/cudadownload, where passthrough is right. */
+  gboolean prefer_cuda_input;
 };
 
 /* Adds the sink and src pad templates: @in_formats and @out_formats,

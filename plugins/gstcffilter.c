@@ -425,6 +425,7 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
       default_output_formats (desc));
 
   cf_class->transform_structure = gst_cf_filter_transform_structure;
+  cf_class->prefer_cuda_input = TRUE;
   cf_class->set_info = gst_cf_filter_set_info;
   GST_BASE_TRANSFORM_CLASS (g_class)->before_transform = gst_cf_filter_before_transform;
   cf_class->process = gst_cf_filter_process;

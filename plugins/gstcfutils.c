@@ -150,3 +150,24 @@ gst_cf_caps_drop_cuda (GstCaps * caps)
       gst_caps_remove_structure (caps, i - 1);
   return caps;
 }
+
+gboolean
+gst_cf_caps_have_cuda (const GstCaps * caps)
+{
+  for (guint i = 0; caps && i < gst_caps_get_size (caps); i++)
+    if (gst_cf_features_are_cuda (gst_caps_get_features (caps, i)))
+      return TRUE;
+  return FALSE;
+}
+
+GstCaps *
+gst_cf_caps_keep_cuda (GstCaps * caps)
+{
+  if (!gst_cf_caps_have_cuda (caps))
+    return caps;
+  caps = gst_caps_make_writable (caps);
+  for (guint i = gst_caps_get_size (caps); i > 0; i--)
+    if (!gst_cf_features_are_cuda (gst_caps_get_features (caps, i - 1)))
+      gst_caps_remove_structure (caps, i - 1);
+  return caps;
+}

@@ -47,6 +47,13 @@ GstCaps *gst_cf_caps_for_formats (guint32 formats);
 /* Takes @caps and returns it without its memory:CUDAMemory structures. */
 GstCaps *gst_cf_caps_drop_cuda (GstCaps * caps);
 
+/* TRUE if @caps (may be NULL) has a memory:CUDAMemory structure. */
+gboolean gst_cf_caps_have_cuda (const GstCaps * caps);
+
+/* Takes @caps and returns only its memory:CUDAMemory structures; @caps
+ * unchanged when it has none. */
+GstCaps *gst_cf_caps_keep_cuda (GstCaps * caps);
+
 G_END_DECLS
 
 #endif

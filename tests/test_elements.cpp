@@ -461,9 +461,10 @@ GstElement *ours(const char *type_name)
     return GST_ELEMENT(g_object_new(type, nullptr));
 }
 
-// videotestsrc ! RGBA 320x240 ! our cudaupload ! cudagray ! cudablur sigma=2
-// ! our cudadownload ! appsink, 6 frames.
-std::vector<uint8_t> run_our_chain()
+// videotestsrc ! RGBA 320x240 ! `upload` (default: ours) ! cudagray name=g
+// ! cudablur sigma=2 ! our cudadownload ! appsink, 6 frames. `probe`, if
+// given, is added to cudagray's sink pad.
+std::vector<uint8_t> run_our_chain(GstElement *upload = nullptr, GstPadProbeCallback probe = nullptr)
 {
     GstElement *p = gst_pipeline_new(nullptr);
     GstElement *src = gst_element_factory_make("videotestsrc", nullptr);
@@ -475,7 +476,13 @@ std::vector<uint8_t> run_our_chain()
     gst_caps_unref(c);
     GstElement *blur = gst_element_factory_make("cudablur", nullptr);
     g_object_set(blur, "sigma", 2.0, nullptr);
-    GstElement *chain[] = { src, caps, ours("GstCfCudaUpload"), gst_element_factory_make("cudagray", nullptr),
+    GstElement *gray = gst_element_factory_make("cudagray", "g");
+    if (probe) {
+        GstPad *pad = gst_element_get_static_pad(gray, "sink");
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, probe, nullptr, nullptr);
+        gst_object_unref(pad);
+    }
+    GstElement *chain[] = { src, caps, upload ? upload : ours("GstCfCudaUpload"), gray,
                             blur, ours("GstCfCudaDownload"), gst_element_factory_make("appsink", "sink") };
     for (GstElement *e : chain) gst_bin_add(GST_BIN(p), e);
     for (size_t i = 0; i + 1 < sizeof chain / sizeof chain[0]; i++)
@@ -702,6 +709,33 @@ TEST_F(Elements, NvDecoderFramesStayInCudaMemory)
     gst_element_set_state(p, GST_STATE_NULL);
     gst_object_unref(p);
     unlink(path);
+}
+
+TEST_F(Elements, FiltersTakeCudaMemoryAfterNvcodecUpload)
+{
+    // gst-plugins-bad's cudaupload prefers passthrough: unless our filters
+    // ask for CUDA memory only, it hands them system memory. Every buffer
+    // cudagray receives must be GstCudaMemory, and the result must equal
+    // the all-ours chain's.
+    if (!cftest::gpu_available() || !gst_plugin_load_by_name("nvcodec"))
+        GTEST_SKIP() << "needs a GPU and gst-plugins-bad's nvcodec plugin";
+    GType type = g_type_from_name("GstCudaUpload");
+    if (!type) GTEST_SKIP() << "nvcodec has no cudaupload here";
+    auto expected = run_our_chain();
+    static int cuda_buffers, other_buffers;
+    cuda_buffers = other_buffers = 0;
+    auto got = run_our_chain(GST_ELEMENT(g_object_new(type, nullptr)),
+                             [](GstPad *, GstPadProbeInfo *info, gpointer) -> GstPadProbeReturn {
+                                 GstMemory *m = gst_buffer_peek_memory(GST_PAD_PROBE_INFO_BUFFER(info), 0);
+                                 bool cuda = m && m->allocator &&
+                                             g_strcmp0(m->allocator->mem_type, "gst.cuda.memory") == 0;
+                                 (cuda ? cuda_buffers : other_buffers)++;
+                                 return GST_PAD_PROBE_OK;
+                             });
+    EXPECT_EQ(cuda_buffers, 6);
+    EXPECT_EQ(other_buffers, 0);
+    ASSERT_EQ(got.size(), 6u * 320 * 240);
+    EXPECT_TRUE(got == expected);
 }
 
 TEST_F(Elements, CudaDeviceIdPicksTheGpu)
