@@ -119,6 +119,35 @@ cf_status cf_stream_synchronize(cf_stream stream)
     return CF_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
+cf_status cf_event_create(cf_event *event)
+{
+    if (!event)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_event_create: event is NULL");
+    *event = NULL;
+    cudaEvent_t e = NULL;
+    CF_TRY(CF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventBlockingSync | cudaEventDisableTiming)));
+    *event = e;
+    return CF_OK;
+}
+
+void cf_event_destroy(cf_event *event)
+{
+    if (event && *event) {
+        (void)CF_CUDA_CHECK(cudaEventDestroy(*event));
+        *event = NULL;
+    }
+}
+
+cf_status cf_event_record(cf_event event, cf_stream stream)
+{
+    return CF_CUDA_CHECK(cudaEventRecord(event, stream));
+}
+
+cf_status cf_event_synchronize(cf_event event)
+{
+    return CF_CUDA_CHECK(cudaEventSynchronize(event));
+}
+
 cf_status cf_device_alloc(void **ptr, size_t bytes)
 {
     if (!ptr)
@@ -190,6 +219,18 @@ cf_status cf_stream_create(cf_stream *stream)
 }
 void cf_stream_destroy(cf_stream *stream) { if (stream) *stream = NULL; }
 cf_status cf_stream_synchronize(cf_stream stream) { (void)stream; return no_cuda("cf_stream_synchronize"); }
+cf_status cf_event_create(cf_event *event)
+{
+    if (event) *event = NULL;
+    return no_cuda("cf_event_create");
+}
+void cf_event_destroy(cf_event *event) { if (event) *event = NULL; }
+cf_status cf_event_record(cf_event event, cf_stream stream)
+{
+    (void)event, (void)stream;
+    return no_cuda("cf_event_record");
+}
+cf_status cf_event_synchronize(cf_event event) { (void)event; return no_cuda("cf_event_synchronize"); }
 cf_status cf_device_alloc(void **ptr, size_t bytes)
 {
     if (ptr) *ptr = NULL;

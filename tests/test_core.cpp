@@ -102,6 +102,10 @@ TEST(Device, NoDeviceIsANormalState)
         void *p = (void *)1;
         EXPECT_NE(cf_device_alloc(&p, 16), CF_OK);
         EXPECT_EQ(p, nullptr);
+        cf_event e = (cf_event)1;
+        EXPECT_NE(cf_event_create(&e), CF_OK);
+        EXPECT_EQ(e, nullptr);
+        cf_event_destroy(&e);
     } else {
         cf_device_info info;
         CF_ASSERT_OK(cf_device_get_info(0, &info));

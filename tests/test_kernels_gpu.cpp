@@ -202,6 +202,54 @@ TEST(GpuTransfer, UploadDownloadRoundTripKeepsGuards)
     }
 }
 
+TEST(GpuTransfer, EventsTrackFramesInFlight)
+{
+    // Four pinned frames uploaded, filtered and downloaded on one stream
+    // with an event after each: waiting on frame i's event alone must give
+    // frame i's finished result, whatever is still queued behind it.
+    CF_REQUIRE_GPU();
+    const int w = 1000, h = 600, n = 4;
+    std::mt19937 rng(5);
+    cf_stream stream = nullptr;
+    CF_ASSERT_OK(cf_stream_create(&stream));
+    cf_filter *gray = cf_filter_new("gray");
+    ASSERT_NE(gray, nullptr);
+    std::vector<cf_frame> in(n), dev_in(n), dev_out(n), out(n), ref(n);
+    std::vector<cf_event> done(n, nullptr);
+    for (int i = 0; i < n; i++) {
+        CF_ASSERT_OK(cf_frame_alloc(&in[i], CF_FORMAT_RGBA, w, h, CF_MEMORY_PINNED_HOST));
+        CF_ASSERT_OK(cf_frame_alloc(&dev_in[i], CF_FORMAT_RGBA, w, h, CF_MEMORY_DEVICE));
+        CF_ASSERT_OK(cf_frame_alloc(&dev_out[i], CF_FORMAT_GRAY8, w, h, CF_MEMORY_DEVICE));
+        CF_ASSERT_OK(cf_frame_alloc(&out[i], CF_FORMAT_GRAY8, w, h, CF_MEMORY_PINNED_HOST));
+        CF_ASSERT_OK(cf_frame_alloc(&ref[i], CF_FORMAT_GRAY8, w, h, CF_MEMORY_HOST));
+        for (size_t j = 0; j < in[i].pitch[0] * h; j++) in[i].data[0][j] = (uint8_t)rng();
+        std::memset(out[i].data[0], 0xA5, out[i].pitch[0] * h);
+        CF_ASSERT_OK(cf_filter_run(gray, &in[i], &ref[i], nullptr));
+        CF_ASSERT_OK(cf_event_create(&done[i]));
+    }
+    for (int i = 0; i < n; i++) {
+        CF_ASSERT_OK(cf_frame_upload(&in[i], &dev_in[i], stream));
+        CF_ASSERT_OK(cf_filter_run(gray, &dev_in[i], &dev_out[i], stream));
+        CF_ASSERT_OK(cf_frame_download(&dev_out[i], &out[i], stream));
+        CF_ASSERT_OK(cf_event_record(done[i], stream));
+    }
+    for (int i = 0; i < n; i++) {
+        CF_ASSERT_OK(cf_event_synchronize(done[i]));
+        for (int y = 0; y < h; y++)
+            ASSERT_EQ(std::memcmp(out[i].data[0] + y * out[i].pitch[0], ref[i].data[0] + y * ref[i].pitch[0], w), 0)
+                << "frame " << i << " row " << y;
+    }
+    CF_ASSERT_OK(cf_stream_synchronize(stream));
+    for (int i = 0; i < n; i++) {
+        cf_event_destroy(&done[i]);
+        EXPECT_EQ(done[i], nullptr);
+        for (cf_frame *f : { &in[i], &dev_in[i], &dev_out[i], &out[i], &ref[i] }) cf_frame_free(f);
+    }
+    cf_event_destroy(nullptr);
+    cf_filter_free(&gray);
+    cf_stream_destroy(&stream);
+}
+
 TEST(GpuFilter, HostAndDeviceFramesMustNotBeMixed)
 {
     CF_REQUIRE_GPU();

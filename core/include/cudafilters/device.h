@@ -18,6 +18,9 @@ CF_BEGIN_DECLS
 /* A CUDA stream. Same underlying type as cudaStream_t and CUstream, so those
  * convert without a cast; NULL is the legacy default stream. */
 typedef struct CUstream_st *cf_stream;
+/* A CUDA event (cudaEvent_t): a marker in a stream's work that the host
+ * can wait for, so several frames can be in flight on one stream. */
+typedef struct CUevent_st *cf_event;
 
 typedef struct cf_device_info {
     int index;                  /* CUDA runtime ordinal */
@@ -63,6 +66,21 @@ CF_API void cf_stream_destroy(cf_stream *stream);
  * Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA (including errors of earlier
  * asynchronous kernels and copies on the stream). */
 CF_API cf_status cf_stream_synchronize(cf_stream stream);
+
+/* Event in the current context, without timing, whose waits yield the CPU
+ * (cudaEventBlockingSync) instead of spinning: a host thread waiting for a
+ * frame then costs no CPU. Caller owns it; free with cf_event_destroy().
+ * Errors: CF_ERROR_INVALID_ARGUMENT, CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
+CF_API cf_status cf_event_create(cf_event *event);
+/* Destroys *event and sets it to NULL; NULL or *event == NULL is a no-op. */
+CF_API void cf_event_destroy(cf_event *event);
+/* Marks the point after all work queued on `stream` so far.
+ * Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
+CF_API cf_status cf_event_record(cf_event event, cf_stream stream);
+/* Blocks the host until the work before the event's last record has
+ * finished (at once if it was never recorded). Errors: CF_ERROR_NO_DEVICE,
+ * CF_ERROR_CUDA (including errors of that work). */
+CF_API cf_status cf_event_synchronize(cf_event event);
 
 /* Device memory of `bytes` bytes in the current context into *ptr.
  * Caller owns it; free with cf_device_free(). bytes == 0 gives *ptr = NULL.
