@@ -17,6 +17,7 @@
 
 #include "gstcfbasetransform.h"
 #include "gstcfcudapool.h"
+#include "gstcfpinned.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
 #define GST_CAT_DEFAULT gst_cf_debug
@@ -28,6 +29,15 @@ enum
   PROP_0,
   PROP_DEVICE_ID,
 };
+
+/* A frame whose GPU work is queued on the element's stream: @out is
+ * complete once @done has passed; @in is held until then because the
+ * copies still read it. */
+typedef struct
+{
+  cf_event done;
+  GstBuffer *in, *out;
+} GstCfInFlight;
 
 typedef struct
 {
@@ -42,6 +52,12 @@ typedef struct
    * output are staged through them so the kernels still run on the GPU. */
   cf_frame stage_in, stage_out;
   gboolean path_reported;    /* the one INFO message saying where we run */
+  /* Frames in flight (streaming thread only; see frames_in_flight). */
+  guint depth;               /* in use now: the class's, or 1 */
+  GQueue in_flight;          /* GstCfInFlight *, oldest first */
+  GstCfInFlight *queued;     /* set by transform() for generate_output() */
+  GQueue spare_events;       /* cf_event, for reuse */
+  cf_event sync_event;       /* waits for frames not kept in flight */
 } GstCfBaseTransformPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCfBaseTransform, gst_cf_base_transform,
@@ -94,8 +110,171 @@ gst_cf_base_transform_class_init_transfer (GstCfBaseTransformClass * klass,
   gst_cf_base_transform_class_add_templates (element_class, GST_CF_ALL_FORMATS,
       GST_CF_ALL_FORMATS);
   GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
+  /* Copies in both directions and the kernels between overlap. */
+  klass->frames_in_flight = 3;
   klass->transform_structure = transform_structure;
   klass->process = process;
+}
+
+/* ---- frames in flight ---- */
+
+/* Returns @slot's event for reuse and its buffers' references. */
+static void
+release_in_flight (GstCfBaseTransform * self, GstCfInFlight * slot)
+{
+  g_queue_push_tail (&PRIV (self)->spare_events, slot->done);
+  gst_clear_buffer (&slot->in);
+  gst_clear_buffer (&slot->out);
+  g_free (slot);
+}
+
+/* Waits until @slot's GPU work has finished. */
+static cf_status
+wait_in_flight (GstCfBaseTransform * self, GstCfInFlight * slot)
+{
+  cf_status status;
+
+  if (!gst_cuda_context_push (PRIV (self)->context))
+    return CF_ERROR_CUDA;
+  status = cf_event_synchronize (slot->done);
+  gst_cuda_context_pop (NULL);
+  return status;
+}
+
+/* Drops every frame in flight, once the GPU no longer writes into them. */
+static void
+drop_in_flight (GstCfBaseTransform * self)
+{
+  GstCfInFlight *slot;
+
+  while ((slot = g_queue_pop_head (&PRIV (self)->in_flight))) {
+    if (wait_in_flight (self, slot) != CF_OK)
+      GST_WARNING_OBJECT (self, "dropping a frame whose GPU work failed: %s", cf_last_error ());
+    release_in_flight (self, slot);
+  }
+}
+
+/* Waits for the oldest frame in flight and takes its output buffer. */
+static GstFlowReturn
+finish_oldest (GstCfBaseTransform * self, GstBuffer ** outbuf)
+{
+  GstCfInFlight *slot = g_queue_pop_head (&PRIV (self)->in_flight);
+  cf_status status = wait_in_flight (self, slot);
+
+  *outbuf = NULL;
+  if (status == CF_OK) {
+    *outbuf = slot->out;
+    slot->out = NULL;
+  } else {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("GPU work on a frame failed: %s",
+            cf_last_error ()), ("%s", cf_status_name (status)));
+  }
+  release_in_flight (self, slot);
+  return status == CF_OK ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+/* Pushes every frame in flight downstream, oldest first; on a flow error
+ * drops the rest. */
+static GstFlowReturn
+drain_in_flight (GstCfBaseTransform * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (ret == GST_FLOW_OK && !g_queue_is_empty (&PRIV (self)->in_flight)) {
+    GstBuffer *buffer;
+    ret = finish_oldest (self, &buffer);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), buffer);
+  }
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "dropping frames in flight: %s", gst_flow_get_name (ret));
+    drop_in_flight (self);
+  }
+  return ret;
+}
+
+/* After the parent made *@outbuf for the queued input: a frame whose work
+ * transform() left on the stream joins the frames in flight, and the
+ * oldest leaves once there are priv->depth of them; a finished frame
+ * (CPU path, passthrough) waits for every frame in flight to go first. */
+static GstFlowReturn
+gst_cf_base_transform_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstCfBaseTransform *self = GST_CF_BASE_TRANSFORM (trans);
+  GstCfBaseTransformPrivate *priv = PRIV (self);
+  GstFlowReturn ret =
+      GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->generate_output (trans,
+      outbuf);
+  GstCfInFlight *slot = priv->queued;
+
+  priv->queued = NULL;
+  if (slot) {
+    if (ret != GST_FLOW_OK || !*outbuf) {
+      g_queue_push_tail (&priv->in_flight, slot);
+      drop_in_flight (self);
+      return ret;
+    }
+    slot->out = *outbuf;
+    *outbuf = NULL;
+    g_queue_push_tail (&priv->in_flight, slot);
+    if (g_queue_get_length (&priv->in_flight) < priv->depth)
+      return GST_FLOW_OK;
+    return finish_oldest (self, outbuf);
+  }
+  if (ret == GST_FLOW_OK && *outbuf && !g_queue_is_empty (&priv->in_flight)) {
+    ret = drain_in_flight (self);
+    if (ret != GST_FLOW_OK)
+      gst_clear_buffer (outbuf);
+  }
+  return ret;
+}
+
+/* Serialized events keep their place after the frames before them; a
+ * flush drops the frames in flight. FLUSH_START is not serialized and
+ * may come while the streaming thread works on them, so FLUSH_STOP (which
+ * holds the stream lock) does the dropping. */
+static gboolean
+gst_cf_base_transform_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCfBaseTransform *self = GST_CF_BASE_TRANSFORM (trans);
+
+  if (!g_queue_is_empty (&PRIV (self)->in_flight)) {
+    if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+      drop_in_flight (self);
+    else if (GST_EVENT_IS_SERIALIZED (event))
+      drain_in_flight (self);
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->sink_event (trans,
+      event);
+}
+
+/* TRUE if upstream is live: frames are then never held back, for the
+ * lowest latency. */
+static gboolean
+upstream_is_live (GstCfBaseTransform * self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
+}
+
+/* Sets how many frames may be in flight with an output pool of at most
+ * @max_buffers (0 = unbounded): holding frames from a bounded pool could
+ * leave us waiting for a buffer that only we can free. */
+static void
+choose_depth (GstCfBaseTransform * self, guint max_buffers)
+{
+  GstCfBaseTransformPrivate *priv = PRIV (self);
+  guint depth = MAX (GST_CF_BASE_TRANSFORM_GET_CLASS (self)->frames_in_flight, 1);
+
+  if (depth > 1 && (max_buffers != 0 || !priv->context || upstream_is_live (self)))
+    depth = 1;
+  priv->depth = depth;
+  GST_DEBUG_OBJECT (self, "up to %u frames in flight", depth);
 }
 
 /* ---- properties and context ---- */
@@ -187,6 +366,11 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
     if (klass->release_gpu)
       klass->release_gpu (self);
     if (pushed) {
+      cf_event event;
+      drop_in_flight (self);
+      while ((event = g_queue_pop_head (&priv->spare_events)))
+        cf_event_destroy (&event);
+      cf_event_destroy (&priv->sync_event);
       cf_frame_free (&priv->stage_in);
       cf_frame_free (&priv->stage_out);
       cf_stream_destroy (&priv->stream);
@@ -195,6 +379,8 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
     gst_clear_object (&priv->context);
   }
   priv->stream = NULL;
+  priv->sync_event = NULL;
+  g_queue_clear (&priv->spare_events);
   priv->in_cuda = priv->out_cuda = FALSE;
   priv->path_reported = FALSE;
   return TRUE;
@@ -375,6 +561,61 @@ ensure_cuda_pool (GstCfBaseTransform * self, GstBufferPool * pool, GstCaps * cap
   return pool;
 }
 
+/* System-memory output on a GPU machine (cudadownload, staged filters):
+ * written by a copy from the GPU, so into pinned memory unless downstream
+ * offers a pool of its own kind (a display's, say), which we keep. Takes
+ * @pool. */
+static gboolean
+decide_system_allocation (GstCfBaseTransform * self, GstQuery * query, GstBufferPool * pool,
+    GstCaps * caps, guint size, guint min, guint max)
+{
+  gboolean have_pool = gst_query_get_n_allocation_pools (query) > 0, configured = FALSE;
+
+  if (!caps) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Allocation query without caps."), (NULL));
+    gst_clear_object (&pool);
+    return FALSE;
+  }
+  if (!pool || gst_cf_pool_is_plain (pool)) {
+    GstBufferPool *pinned = gst_cf_pinned_pool_new (PRIV (self)->context, caps, min, max, &size);
+    if (pinned) {
+      gst_clear_object (&pool);
+      pool = pinned;
+      configured = TRUE;
+    } else {
+      GST_WARNING_OBJECT (self, "no pinned pool for %" GST_PTR_FORMAT, caps);
+    }
+  }
+  if (!pool) {
+    GstVideoInfo info;
+    if (!gst_video_info_from_caps (&info, caps))
+      return FALSE;
+    pool = gst_video_buffer_pool_new ();
+    size = (guint) GST_VIDEO_INFO_SIZE (&info);
+  }
+  if (!configured) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    if (gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
+      gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("Cannot configure the output buffer pool."),
+          ("caps %" GST_PTR_FORMAT, caps));
+      gst_object_unref (pool);
+      return FALSE;
+    }
+  }
+  if (have_pool)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  GST_DEBUG_OBJECT (self, "output pool %" GST_PTR_FORMAT " (%s)", pool,
+      G_OBJECT_TYPE_NAME (pool));
+  gst_object_unref (pool);
+  choose_depth (self, max);
+  return TRUE;
+}
+
 static gboolean
 gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
@@ -384,13 +625,16 @@ gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   gboolean have_pool = gst_query_get_n_allocation_pools (query) > 0;
   GstCaps *caps = NULL;
 
-  if (!PRIV (self)->out_cuda)
+  PRIV (self)->depth = 1;
+  if (!PRIV (self)->out_cuda && !PRIV (self)->context)
     return GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->decide_allocation
         (trans, query);
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (have_pool)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  if (!PRIV (self)->out_cuda)
+    return decide_system_allocation (self, query, pool, caps, size, min, max);
   pool = caps ? ensure_cuda_pool (self, pool, caps, min, max, &size) : NULL;
   if (!pool) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot make a CUDA buffer pool."),
@@ -402,6 +646,7 @@ gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   else
     gst_query_add_allocation_pool (query, pool, size, min, max);
   gst_object_unref (pool);
+  choose_depth (self, max);
   return TRUE;
 }
 
@@ -412,7 +657,7 @@ gst_cf_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery * d
   GstCfBaseTransform *self = GST_CF_BASE_TRANSFORM (trans);
   GstCaps *caps = NULL;
   GstBufferPool *pool;
-  guint size = 0;
+  guint size = 0, min = 0;
 
   /* The parent forwards the query in passthrough and copies downstream's
    * metas otherwise. */
@@ -425,12 +670,19 @@ gst_cf_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery * d
   if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !PRIV (self)->context
-      || !gst_cf_features_are_cuda (gst_caps_get_features (caps, 0)))
+  if (!caps || !PRIV (self)->context)
     return TRUE;
-  pool = ensure_cuda_pool (self, NULL, caps, 0, 0, &size);
+  if (gst_cf_features_are_cuda (gst_caps_get_features (caps, 0))) {
+    pool = ensure_cuda_pool (self, NULL, caps, 0, 0, &size);
+  } else {
+    /* System memory we copy to the GPU: pinned, so the copy is
+     * asynchronous and at full PCIe speed. Enough buffers for the frames
+     * we keep in flight plus one upstream fills. */
+    min = MAX (GST_CF_BASE_TRANSFORM_GET_CLASS (self)->frames_in_flight, 1) + 1;
+    pool = gst_cf_pinned_pool_new (PRIV (self)->context, caps, min, 0, &size);
+  }
   if (pool) {
-    gst_query_add_allocation_pool (query, pool, size, 0, 0);
+    gst_query_add_allocation_pool (query, pool, size, min, 0);
     gst_object_unref (pool);
   }
   return TRUE;
@@ -560,10 +812,39 @@ process_staged (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
   return status;
 }
 
+/* With the work for @inbuf queued on the stream: waits for it, or (when
+ * @keep) records where it ends and leaves it in flight in priv->queued. */
+static cf_status
+finish_or_queue (GstCfBaseTransform * self, gboolean keep, GstBuffer * inbuf)
+{
+  GstCfBaseTransformPrivate *priv = PRIV (self);
+  cf_event event = keep ? g_queue_pop_head (&priv->spare_events) : priv->sync_event;
+  cf_status status = CF_OK;
+
+  if (!event)
+    status = cf_event_create (&event);
+  if (!keep)
+    priv->sync_event = event;
+  if (status == CF_OK)
+    status = cf_event_record (event, priv->stream);
+  if (!keep)
+    return status == CF_OK ? cf_event_synchronize (event) : status;
+  if (status != CF_OK) {
+    if (event)
+      g_queue_push_tail (&priv->spare_events, event);
+    return status;
+  }
+  priv->queued = g_new0 (GstCfInFlight, 1);
+  priv->queued->done = event;
+  priv->queued->in = gst_buffer_ref (inbuf);
+  return CF_OK;
+}
+
 /* Runs the subclass on the GPU with our context current: directly on
  * device frames, or staged when both frames are in system memory. */
 static GstFlowReturn
-process_on_gpu (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out)
+process_on_gpu (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
+    GstBuffer * inbuf)
 {
   GstCfBaseTransformClass *klass = GST_CF_BASE_TRANSFORM_GET_CLASS (self);
   GstCfBaseTransformPrivate *priv = PRIV (self);
@@ -584,9 +865,11 @@ process_on_gpu (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out)
     status = staged ? process_staged (self, in, out, priv->stream)
         : klass->process (self, in, out, priv->stream);
   /* GstCudaMemory in 1.22 carries no stream or event a consumer could
-   * wait on, so the work must be finished before the buffer leaves. */
+   * wait on, so the work must be finished before the buffer leaves: now,
+   * or (frames in flight; never for the single staging frame) when
+   * generate_output() lets it go. */
   if (status == CF_OK)
-    status = cf_stream_synchronize (priv->stream);
+    status = finish_or_queue (self, !staged && priv->depth > 1, inbuf);
   ret = post_status (self, status);
   if (!gst_cuda_context_pop (NULL))
     GST_WARNING_OBJECT (self, "cannot pop the CUDA context");
@@ -635,7 +918,7 @@ gst_cf_base_transform_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   frame_to_cf (&out_frame, priv->out_format, priv->out_cuda, priv->device, &out);
   report_path_once (self);
   if (priv->context)
-    ret = process_on_gpu (self, &in, &out);
+    ret = process_on_gpu (self, &in, &out, inbuf);
   else
     ret = post_status (self, klass->process (self, &in, &out, NULL));
   gst_video_frame_unmap (&out_frame);
@@ -682,6 +965,9 @@ gst_cf_base_transform_class_init (GstCfBaseTransformClass * klass)
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_cf_base_transform_propose_allocation);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cf_base_transform_transform);
+  trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_cf_base_transform_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cf_base_transform_sink_event);
+  klass->frames_in_flight = 1;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CF_BASE_TRANSFORM, 0);
 }
@@ -693,6 +979,9 @@ gst_cf_base_transform_init (GstCfBaseTransform * self)
 
   priv->device_id = DEFAULT_DEVICE_ID;
   priv->device = -1;
+  priv->depth = 1;
+  g_queue_init (&priv->in_flight);
+  g_queue_init (&priv->spare_events);
   /* Answer QoS: drop frames that would arrive too late anyway, as video
    * filters in GStreamer do by default. */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);

@@ -52,6 +52,17 @@ struct _GstCfBaseTransformClass
    * system memory, to be staged through the GPU on every buffer. FALSE
    * (the default) for cudaupload/cudadownload, where passthrough is right. */
   gboolean prefer_cuda_input;
+
+  /* Most frames this element keeps in flight on its stream (default 1:
+   * each frame is finished before it is pushed). With more, a frame's GPU
+   * work (cudaupload's and cudadownload's copies) is queued and the frame
+   * is pushed once a later one has been queued behind it, so copies in
+   * both directions and kernels of neighbouring elements overlap. Used
+   * only when upstream is not live (a live pipeline gets the lowest
+   * latency) and the output pool is unbounded; frames in flight are
+   * finished and pushed before any serialized event (EOS, caps, segment)
+   * and dropped on flush. */
+  guint frames_in_flight;
 };
 
 /* Adds the sink and src pad templates: @in_formats and @out_formats,

@@ -738,6 +738,37 @@ TEST_F(Elements, FiltersTakeCudaMemoryAfterNvcodecUpload)
     EXPECT_TRUE(got == expected);
 }
 
+TEST_F(Elements, FramesInFlightKeepTheirOrderAndContent)
+{
+    // Our cudaupload and cudadownload keep several frames in flight when
+    // upstream is not live, and none when it is: either way every frame
+    // comes out, in order, equal to what went in, and EOS waits for them.
+    for (bool live : { false, true }) {
+        auto chain = [&](bool through_gpu) {
+            GstElement *p = gst_pipeline_new(nullptr);
+            GstElement *src = gst_element_factory_make("videotestsrc", nullptr);
+            g_object_set(src, "num-buffers", 40, "is-live", live, nullptr);
+            gst_util_set_object_arg(G_OBJECT(src), "pattern", "ball");
+            GstElement *caps = gst_element_factory_make("capsfilter", nullptr);
+            GstCaps *c = gst_caps_from_string("video/x-raw,format=RGBA,width=352,height=288,framerate=300/1");
+            g_object_set(caps, "caps", c, nullptr);
+            gst_caps_unref(c);
+            std::vector<GstElement *> chain = { src, caps };
+            if (through_gpu) {
+                chain.push_back(ours("GstCfCudaUpload"));
+                chain.push_back(ours("GstCfCudaDownload"));
+            }
+            chain.push_back(gst_element_factory_make("appsink", "sink"));
+            for (GstElement *e : chain) gst_bin_add(GST_BIN(p), e);
+            for (size_t i = 0; i + 1 < chain.size(); i++) EXPECT_TRUE(gst_element_link(chain[i], chain[i + 1]));
+            return run_to_eos(p);
+        };
+        auto direct = chain(false), round_trip = chain(true);
+        ASSERT_EQ(direct.size(), 40u * 352 * 288 * 4) << "live " << live;
+        EXPECT_TRUE(round_trip == direct) << "live " << live;
+    }
+}
+
 TEST_F(Elements, CudaDeviceIdPicksTheGpu)
 {
     int n = 0;
