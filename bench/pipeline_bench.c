@@ -1,0 +1,538 @@
+/* cf-pipeline-bench: GStreamer pipeline throughput for RGBA video from an
+ * application source that writes into the buffer pool downstream offers
+ * (as a capture device DMAs into the buffers it is given), for our
+ * cudaupload/cudadownload and gst-plugins-bad's (nvcodec), with and without
+ * cudagray ! cudablur between them, into fakesink sync=false. Prints one
+ * markdown table. Pipelines are built by GType name, not gst_parse_launch:
+ * nvcodec registers factories named cudaupload and cudadownload too.
+ *
+ *   cf-pipeline-bench [--width W] [--height H] [--frames N] [--warmup N]
+ *                     [--pool-buffers N]
+ *
+ * Exit status: 0 when every available pipeline ran, 1 otherwise. */
+#include <string.h>
+#include <sys/resource.h>
+
+#include <gst/app/gstappsrc.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "cudafilters/cudafilters.h"
+
+/* Timestamps as if 1000 frames/s; caps say 0/1 (variable rate) and the sink
+ * does not sync, so nothing paces the source. */
+#define FRAME_DURATION GST_MSECOND
+
+static gint opt_width = 3840, opt_height = 2160, opt_frames = 600, opt_warmup = 60,
+    opt_pool_buffers = 8;
+
+static GOptionEntry entries[] = {
+  {"width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Frame width in pixels (3840)", "W"},
+  {"height", 0, 0, G_OPTION_ARG_INT, &opt_height, "Frame height in pixels (2160)", "H"},
+  {"frames", 0, 0, G_OPTION_ARG_INT, &opt_frames, "Timed frames (600)", "N"},
+  {"warmup", 0, 0, G_OPTION_ARG_INT, &opt_warmup, "Frames before the clock starts (60)", "N"},
+  {"pool-buffers", 0, 0, G_OPTION_ARG_INT, &opt_pool_buffers,
+      "Buffers in the source pool, which bounds frames in flight (8)", "N"},
+  {NULL}
+};
+
+/* One pipeline: upload and download by GType name, filters or not. */
+typedef struct
+{
+  const gchar *label;
+  const gchar *upload, *download;
+  gboolean filters;             /* cudagray ! cudablur sigma=2 between them */
+} BenchCase;
+
+/* What one run measured, or why it did not run. */
+typedef struct
+{
+  gchar *memory;                /* mem_type of the source pool's memory, and whose pool */
+  gchar *error;                 /* NULL if it ran */
+  gboolean unavailable;         /* elements missing: not an error */
+  gdouble seconds, cpu_seconds; /* over the timed frames */
+} BenchResult;
+
+/* Shared with the streaming threads (probe and bus sync handler). */
+typedef struct
+{
+  GMutex lock;
+  GstBufferPool *pool;          /* the source pool, flushed on error */
+  gchar *error;                 /* first ERROR message posted */
+  guint64 count, warmup, total; /* buffers at the sink; written by the streaming thread */
+  gint64 start_us, stop_us;
+  struct rusage start_ru, stop_ru;
+} RunState;
+
+static gdouble
+cpu_seconds (const struct rusage *ru)
+{
+  return ru->ru_utime.tv_sec + ru->ru_stime.tv_sec
+      + (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
+/* Counts buffers reaching the sink; stamps the time and the process's CPU
+ * use when the last warm-up frame and the last frame arrive, so exactly
+ * --frames frames arrive between the two stamps. */
+static GstPadProbeReturn
+on_sink_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  RunState *st = user_data;
+  guint64 before = st->count;
+
+  (void) pad;
+  (void) info;
+  st->count++;
+  if (before < st->warmup && st->count >= st->warmup) {
+    st->start_us = g_get_monotonic_time ();
+    getrusage (RUSAGE_SELF, &st->start_ru);
+  }
+  if (before < st->total && st->count >= st->total) {
+    st->stop_us = g_get_monotonic_time ();
+    getrusage (RUSAGE_SELF, &st->stop_ru);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Keeps the first error and flushes the source pool, so a main thread
+ * waiting for a buffer that the stopped pipeline will never return wakes. */
+static GstBusSyncReply
+on_bus_sync (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  RunState *st = user_data;
+  GError *err = NULL;
+  gchar *debug = NULL, *reason;
+
+  (void) bus;
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
+    return GST_BUS_PASS;
+  gst_message_parse_error (msg, &err, &debug);
+  /* The last line of the details says why ("reason not-negotiated"). */
+  reason = debug ? strrchr (debug, '\n') : NULL;
+  g_mutex_lock (&st->lock);
+  if (!st->error)
+    st->error = g_strdup_printf ("%s: %s%s%s%s", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
+        err->message, reason ? " (" : "", reason ? reason + 1 : "", reason ? ")" : "");
+  if (st->pool)
+    gst_buffer_pool_set_flushing (st->pool, TRUE);
+  g_mutex_unlock (&st->lock);
+  g_error_free (err);
+  g_free (debug);
+  return GST_BUS_PASS;
+}
+
+/* A copy of the first error posted, or NULL. */
+static gchar *
+posted_error (RunState * st)
+{
+  gchar *e;
+
+  g_mutex_lock (&st->lock);
+  e = g_strdup (st->error);
+  g_mutex_unlock (&st->lock);
+  return e;
+}
+
+/* Adds an element of GType @type_name (or factory @factory) to @bin and
+ * links it after @prev. NULL with *@error set if it cannot. */
+static GstElement *
+add_element (GstBin * bin, GstElement * prev, const gchar * type_name, const gchar * factory,
+    gchar ** error)
+{
+  GType type = type_name ? g_type_from_name (type_name) : 0;
+  GstElement *e = type ? GST_ELEMENT (g_object_new (type, NULL))
+      : factory ? gst_element_factory_make (factory, NULL) : NULL;
+
+  if (!e) {
+    *error = g_strdup_printf ("no element %s", type_name ? type_name : factory);
+    return NULL;
+  }
+  if (!gst_bin_add (bin, e)) {
+    gst_object_unref (gst_object_ref_sink (e));
+    *error = g_strdup_printf ("cannot add %s", type_name ? type_name : factory);
+    return NULL;
+  }
+  if (prev && !gst_element_link (prev, e)) {
+    *error = g_strdup_printf ("cannot link %s to %s", GST_ELEMENT_NAME (prev),
+        GST_ELEMENT_NAME (e));
+    return NULL;
+  }
+  return e;
+}
+
+/* appsrc ! upload [! cudagray ! cudablur sigma=2] ! download ! fakesink into
+ * @pipeline; the source and the sink into *@src and *@sink. */
+static gboolean
+build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstElement ** src,
+    GstElement ** sink, gchar ** error)
+{
+  GstElement *e;
+
+  if (!(*src = add_element (pipeline, NULL, NULL, "appsrc", error)))
+    return FALSE;
+  /* The source pool bounds the frames in flight (acquiring blocks), so
+   * appsrc's queue needs no limit; block=true would leave push_buffer
+   * waiting for ever once an error has stopped the streaming thread. */
+  g_object_set (*src, "caps", caps, "is-live", FALSE, "format", GST_FORMAT_TIME,
+      "max-bytes", (guint64) 0, "block", FALSE, NULL);
+  if (!(e = add_element (pipeline, *src, c->upload, NULL, error)))
+    return FALSE;
+  if (c->filters) {
+    if (!(e = add_element (pipeline, e, NULL, "cudagray", error))
+        || !(e = add_element (pipeline, e, NULL, "cudablur", error)))
+      return FALSE;
+    g_object_set (e, "sigma", 2.0, NULL);
+  }
+  if (!(e = add_element (pipeline, e, c->download, NULL, error))
+      || !(*sink = add_element (pipeline, e, NULL, "fakesink", error)))
+    return FALSE;
+  g_object_set (*sink, "sync", FALSE, NULL);
+  return TRUE;
+}
+
+/* Sets @size bytes, @n buffers (min = max) and video meta where @pool
+ * supports it, and activates @pool. */
+static gboolean
+configure_pool (GstBufferPool * pool, GstCaps * caps, guint size, guint n)
+{
+  GstStructure *config;
+
+  if (gst_buffer_pool_is_active (pool))
+    return FALSE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, n, n);
+  if (gst_buffer_pool_has_option (pool, GST_BUFFER_POOL_OPTION_VIDEO_META))
+    gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  return gst_buffer_pool_set_config (pool, config) && gst_buffer_pool_set_active (pool, TRUE);
+}
+
+/* The source's pool, as a source element gets it: the pool downstream
+ * proposes in answer to an ALLOCATION query, else a GstVideoBufferPool of
+ * system memory. *@offered says which. NULL if neither can be set up. */
+static GstBufferPool *
+source_pool (GstElement * src, GstCaps * caps, const GstVideoInfo * info, gboolean * offered)
+{
+  GstPad *pad = gst_element_get_static_pad (src, "src");
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  guint size = 0, n = (guint) opt_pool_buffers;
+
+  if (gst_pad_peer_query (pad, query) && gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
+  gst_query_unref (query);
+  gst_object_unref (pad);
+  if (size == 0)
+    size = (guint) GST_VIDEO_INFO_SIZE (info);
+  if (pool && !configure_pool (pool, caps, size, n))
+    gst_clear_object (&pool);
+  *offered = pool != NULL;
+  if (!pool) {
+    pool = gst_video_buffer_pool_new ();
+    if (!configure_pool (pool, caps, (guint) GST_VIDEO_INFO_SIZE (info), n))
+      gst_clear_object (&pool);
+  }
+  return pool;
+}
+
+/* Fills every buffer of @pool once with pseudo-random bytes (xorshift64).
+ * Returns the mem_type of their memory and whose pool it is, for the
+ * table, or NULL if a buffer cannot be acquired or written. */
+static gchar *
+prefill_pool (GstBufferPool * pool, guint n, gboolean offered)
+{
+  GstBuffer **bufs = g_new0 (GstBuffer *, n);
+  GstAllocator *allocator;
+  gchar *label = NULL;
+  guint64 x = 88172645463325252ull;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstMapInfo map;
+    if (gst_buffer_pool_acquire_buffer (pool, &bufs[i], NULL) != GST_FLOW_OK
+        || !gst_buffer_map (bufs[i], &map, GST_MAP_WRITE))
+      break;
+    for (gsize j = 0; j + 8 <= map.size; j += 8) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      memcpy (map.data + j, &x, 8);
+    }
+    gst_buffer_unmap (bufs[i], &map);
+  }
+  if (i == n) {
+    allocator = gst_buffer_peek_memory (bufs[0], 0)->allocator;
+    label = g_strdup_printf ("%s, %s", allocator ? allocator->mem_type : "?",
+        offered ? "downstream's pool" : "own GstVideoBufferPool");
+  }
+  for (i = 0; i < n; i++)
+    if (bufs[i])
+      gst_buffer_unref (bufs[i]);
+  g_free (bufs);
+  return label;
+}
+
+/* Waits up to 10 s for appsrc's caps to be negotiated (it sends them
+ * before its first buffer). A sink pad stores caps only once its event
+ * function returned, and a transform's returns after the caps went
+ * downstream and it decided its allocation: caps on the source's peer mean
+ * the whole pipeline can answer an ALLOCATION query. */
+static gboolean
+wait_negotiated (GstElement * src, RunState * st, gchar ** error)
+{
+  GstPad *pad = gst_element_get_static_pad (src, "src"), *peer = gst_pad_get_peer (pad);
+  gint ms = 0;
+
+  *error = NULL;
+  while (!gst_pad_has_current_caps (peer) && !(*error = posted_error (st)) && ms++ < 10000)
+    g_usleep (1000);
+  if (ms > 10000)
+    *error = g_strdup ("caps were not negotiated within 10 s");
+  gst_object_unref (peer);
+  gst_object_unref (pad);
+  return *error == NULL;
+}
+
+/* Pushes warm-up and timed frames, each in a buffer from @pool with a frame
+ * counter in its first 8 bytes, then EOS. */
+static gboolean
+push_frames (GstAppSrc * src, GstBufferPool * pool, RunState * st, gchar ** error)
+{
+  for (guint64 i = 0; i < st->total; i++) {
+    guint64 le = GUINT64_TO_LE (i);
+    GstBuffer *buf;
+    GstFlowReturn ret = gst_buffer_pool_acquire_buffer (pool, &buf, NULL);
+
+    if (ret != GST_FLOW_OK) {
+      if (!(*error = posted_error (st)))
+        *error = g_strdup_printf ("acquiring a buffer: %s", gst_flow_get_name (ret));
+      return FALSE;
+    }
+    if (gst_buffer_fill (buf, 0, &le, 8) != 8) {
+      gst_buffer_unref (buf);
+      *error = g_strdup ("cannot write into a source buffer");
+      return FALSE;
+    }
+    GST_BUFFER_PTS (buf) = GST_BUFFER_DTS (buf) = i * FRAME_DURATION;
+    GST_BUFFER_DURATION (buf) = FRAME_DURATION;
+    if ((ret = gst_app_src_push_buffer (src, buf)) != GST_FLOW_OK) {
+      if (!(*error = posted_error (st)))
+        *error = g_strdup_printf ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
+            gst_flow_get_name (ret));
+      return FALSE;
+    }
+  }
+  if (gst_app_src_end_of_stream (src) != GST_FLOW_OK) {
+    *error = g_strdup ("cannot send EOS");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Waits for EOS (60 s at most once the last frame is queued) and checks
+ * that every frame arrived. */
+static gboolean
+wait_eos (GstElement * pipeline, RunState * st, gchar ** error)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+
+  gst_object_unref (bus);
+  if (!msg || GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    if (!(*error = posted_error (st)))
+      *error = g_strdup ("no EOS within 60 s");
+  } else if (st->count != st->total) {
+    *error = g_strdup_printf ("the sink got %" G_GUINT64_FORMAT " buffers, expected %"
+        G_GUINT64_FORMAT, st->count, st->total);
+  }
+  if (msg)
+    gst_message_unref (msg);
+  return *error == NULL;
+}
+
+/* Runs one case into @r. */
+static void
+run_case (const BenchCase * c, BenchResult * r)
+{
+  GstElement *pipeline = gst_pipeline_new (NULL), *src = NULL, *sink = NULL;
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING, "RGBA",
+      "width", G_TYPE_INT, opt_width, "height", G_TYPE_INT, opt_height,
+      "framerate", GST_TYPE_FRACTION, 0, 1, NULL);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstBufferPool *pool = NULL;
+  RunState st = { 0 };
+  GstVideoInfo info;
+  GstPad *pad;
+  gboolean offered = FALSE;
+
+  g_mutex_init (&st.lock);
+  st.warmup = (guint64) opt_warmup;
+  st.total = st.warmup + (guint64) opt_frames;
+  gst_bus_set_sync_handler (bus, on_bus_sync, &st, NULL);
+  if (!gst_video_info_from_caps (&info, caps)) {
+    r->error = g_strdup ("invalid caps");
+    goto done;
+  }
+  if (!build_pipeline (GST_BIN (pipeline), c, caps, &src, &sink, &r->error))
+    goto done;
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_sink_buffer, &st, NULL);
+  gst_object_unref (pad);
+
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+    if (!(r->error = posted_error (&st)))
+      r->error = g_strdup ("cannot set the pipeline to PLAYING");
+    goto done;
+  }
+  if (!wait_negotiated (src, &st, &r->error))
+    goto done;
+  if (!(pool = source_pool (src, caps, &info, &offered))) {
+    r->error = g_strdup ("cannot set up a source buffer pool");
+    goto done;
+  }
+  /* From here on an error flushes the pool; one posted before cannot. */
+  g_mutex_lock (&st.lock);
+  st.pool = pool;
+  r->error = g_strdup (st.error);
+  g_mutex_unlock (&st.lock);
+  if (r->error)
+    goto done;
+  if (!(r->memory = prefill_pool (pool, (guint) opt_pool_buffers, offered))) {
+    r->error = g_strdup ("cannot fill the source pool's buffers");
+    goto done;
+  }
+  if (!push_frames (GST_APP_SRC (src), pool, &st, &r->error)
+      || !wait_eos (pipeline, &st, &r->error))
+    goto done;
+  r->seconds = (st.stop_us - st.start_us) / 1e6;
+  r->cpu_seconds = cpu_seconds (&st.stop_ru) - cpu_seconds (&st.start_ru);
+
+done:
+  if (gst_element_set_state (pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE && !r->error)
+    r->error = g_strdup ("cannot stop the pipeline");
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+  gst_caps_unref (caps);
+  g_free (st.error);
+  g_mutex_clear (&st.lock);
+}
+
+static gboolean have_nvcodec;
+
+/* NULL if the elements of @c exist, else why not. nvcodec's types exist
+ * only once its plugin is loaded and has found a CUDA device. */
+static gchar *
+unavailable (const BenchCase * c)
+{
+  if (g_type_from_name (c->upload) && g_type_from_name (c->download))
+    return NULL;
+  return g_strdup_printf ("not available (%s)", !have_nvcodec ? "no nvcodec plugin"
+      : "nvcodec registered no CUDA elements: no usable CUDA device");
+}
+
+/* Loads our plugin (making cudagray registers its types) and nvcodec's;
+ * says on stdout where our filters run. FALSE if our plugin is missing. */
+static gboolean
+load_plugins (void)
+{
+  GstElement *gray = gst_element_factory_make ("cudagray", NULL);
+  GstPlugin *nvcodec = gst_plugin_load_by_name ("nvcodec");
+  cf_device_info dev;
+  int n = 0;
+
+  have_nvcodec = nvcodec != NULL;
+  g_clear_object (&nvcodec);
+  if (!gray || !g_type_from_name ("GstCfCudaUpload")) {
+    g_printerr ("cf-pipeline-bench: the cudafilters plugin is not found "
+        "(set GST_PLUGIN_PATH to its build directory)\n");
+    if (gray)
+      gst_object_unref (gst_object_ref_sink (gray));
+    return FALSE;
+  }
+  gst_object_unref (gst_object_ref_sink (gray));
+  if (cf_device_count (&n) != CF_OK || n == 0)
+    g_print ("no GPU: CPU reference path (%s)\n\n", cf_device_unavailable_reason ());
+  else if (cf_device_get_info (0, &dev) == CF_OK)
+    g_print ("GPU: %s\n\n", dev.name);
+  return TRUE;
+}
+
+/* The table row of @c and @r. */
+static void
+print_row (const BenchCase * c, BenchResult * r)
+{
+  if (r->error) {
+    g_print ("| %s | %s | %s%s | | | |\n", c->label, r->memory ? r->memory : "",
+        r->unavailable ? "" : "error: ", g_strdelimit (r->error, "|\n", ' '));
+    return;
+  }
+  g_print ("| %s | %s | %d | %.3f | %.1f | %.2f |\n", c->label, r->memory, opt_frames,
+      r->seconds * 1e3 / opt_frames, opt_frames / r->seconds, r->cpu_seconds / r->seconds);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const BenchCase cases[] = {
+    {"(a) ours: cudaupload ! cudagray ! cudablur sigma=2 ! cudadownload",
+        "GstCfCudaUpload", "GstCfCudaDownload", TRUE},
+    {"(b) ours: cudaupload ! cudadownload", "GstCfCudaUpload", "GstCfCudaDownload", FALSE},
+    {"(c) gst-plugins-bad: cudaupload ! cudadownload", "GstCudaUpload", "GstCudaDownload",
+        FALSE},
+    {"(d) mixed: bad's cudaupload ! cudagray ! cudablur sigma=2 ! bad's cudadownload",
+        "GstCudaUpload", "GstCudaDownload", TRUE},
+  };
+  BenchResult results[G_N_ELEMENTS (cases)] = { {0} };
+  GOptionContext *ctx = g_option_context_new ("- pipeline throughput with a pool-fed source");
+  GError *error = NULL;
+  int status = 0;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    g_printerr ("cf-pipeline-bench: %s\n", error->message);
+    g_error_free (error);
+    g_option_context_free (ctx);
+    return 1;
+  }
+  g_option_context_free (ctx);
+  if (opt_width < 1 || opt_height < 1 || opt_frames < 1 || opt_warmup < 1
+      || opt_pool_buffers < 1) {
+    g_printerr ("cf-pipeline-bench: --width, --height, --frames, --warmup and "
+        "--pool-buffers must be at least 1\n");
+    return 1;
+  }
+  if (!load_plugins ())
+    return 1;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    BenchResult *r = &results[i];
+    if ((r->error = unavailable (&cases[i])))
+      r->unavailable = TRUE;
+    else
+      run_case (&cases[i], r);
+    if (r->error && !r->unavailable) {
+      g_printerr ("cf-pipeline-bench: %s: %s\n", cases[i].label, r->error);
+      status = 1;
+    }
+  }
+
+  g_print ("%dx%d RGBA, %d frames timed after %d warm-up, %d source pool buffers\n\n",
+      opt_width, opt_height, opt_frames, opt_warmup, opt_pool_buffers);
+  g_print ("| pipeline | source pool memory | frames | ms/frame | frames/s "
+      "| host CPU (cores) |\n|---|---|---|---|---|---|\n");
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    print_row (&cases[i], &results[i]);
+  if (!results[0].error && !results[2].error)
+    g_print ("\nratio ours (a) / gst-plugins-bad (c): %.1fx\n",
+        results[2].seconds / results[0].seconds);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_free (results[i].memory);
+    g_free (results[i].error);
+  }
+  gst_deinit ();
+  return status;
+}
