@@ -23,6 +23,8 @@
  * does not sync, so nothing paces the source. */
 #define FRAME_DURATION GST_MSECOND
 
+static gboolean have_gpu;       /* set once before the first pipeline */
+
 static gint opt_width = 3840, opt_height = 2160, opt_frames = 600, opt_warmup = 60,
     opt_pool_buffers = 8;
 
@@ -160,7 +162,8 @@ add_element (GstBin * bin, GstElement * prev, const gchar * type_name, const gch
   return e;
 }
 
-/* appsrc ! upload [! cudagray ! cudablur sigma=2] ! download ! fakesink into
+/* appsrc ! upload ! (cudagray ! cudablur sigma=2 | CUDA-memory capsfilter)
+ * ! download ! fakesink into
  * @pipeline; the source and the sink into *@src and *@sink. */
 static gboolean
 build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstElement ** src,
@@ -182,6 +185,14 @@ build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstEleme
         || !(e = add_element (pipeline, e, NULL, "cudablur", error)))
       return FALSE;
     g_object_set (e, "sigma", 2.0, NULL);
+  } else if (have_gpu) {
+    /* Frames must cross into CUDA memory: upload and download would
+     * otherwise agree on passthrough and measure nothing. */
+    GstCaps *cuda = gst_caps_from_string ("video/x-raw(memory:CUDAMemory)");
+    if (!(e = add_element (pipeline, e, NULL, "capsfilter", error)))
+      return FALSE;
+    g_object_set (e, "caps", cuda, NULL);
+    gst_caps_unref (cuda);
   }
   if (!(e = add_element (pipeline, e, c->download, NULL, error))
       || !(*sink = add_element (pipeline, e, NULL, "fakesink", error)))
@@ -453,7 +464,8 @@ load_plugins (void)
     return FALSE;
   }
   gst_object_unref (gst_object_ref_sink (gray));
-  if (cf_device_count (&n) != CF_OK || n == 0)
+  have_gpu = cf_device_count (&n) == CF_OK && n > 0;
+  if (!have_gpu)
     g_print ("no GPU: CPU reference path (%s)\n\n", cf_device_unavailable_reason ());
   else if (cf_device_get_info (0, &dev) == CF_OK)
     g_print ("GPU: %s\n\n", dev.name);
@@ -479,9 +491,10 @@ main (int argc, char **argv)
   static const BenchCase cases[] = {
     {"(a) ours: cudaupload ! cudagray ! cudablur sigma=2 ! cudadownload",
         "GstCfCudaUpload", "GstCfCudaDownload", TRUE},
-    {"(b) ours: cudaupload ! cudadownload", "GstCfCudaUpload", "GstCfCudaDownload", FALSE},
-    {"(c) gst-plugins-bad: cudaupload ! cudadownload", "GstCudaUpload", "GstCudaDownload",
-        FALSE},
+    {"(b) ours: cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload",
+        "GstCfCudaUpload", "GstCfCudaDownload", FALSE},
+    {"(c) gst-plugins-bad: cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload",
+        "GstCudaUpload", "GstCudaDownload", FALSE},
     {"(d) mixed: bad's cudaupload ! cudagray ! cudablur sigma=2 ! bad's cudadownload",
         "GstCudaUpload", "GstCudaDownload", TRUE},
   };

@@ -20,7 +20,7 @@ rm -rf $dev/build/core/*.p
 cp $build/tests/test-* $dev/build/tests/ 2>/dev/null || true
 rm -rf $dev/build/tests/*.p
 cp $build/plugins/libgstcudafilters.so $dev/build/plugins/
-cp $build/bench/cf-bench $dev/build/bench/
+cp $build/bench/cf-bench $build/bench/cf-pipeline-bench $dev/build/bench/
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 cp /usr/lib/$arch/gstreamer-1.0/libgstcompositor.so $dev/plugins/
 if [ ! -f $dev/data/vtest.mp4 ]; then
@@ -30,6 +30,6 @@ if [ ! -f $dev/data/vtest.mp4 ]; then
 fi
 if [ ! -f $dev/rt/runtime.tar.xz ] || [ "${REBUNDLE:-0}" = 1 ]; then
     ../shared/device/bundle.sh $dev/rt --deps-of $dev/build/tests/test-* \
-        $dev/build/plugins/libgstcudafilters.so $dev/plugins/*.so
+        $dev/build/bench/cf-pipeline-bench $dev/build/plugins/libgstcudafilters.so $dev/plugins/*.so
 fi
 du -sh $dev

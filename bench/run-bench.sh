@@ -1,7 +1,8 @@
 #!/bin/bash
 # All benchmarks in one call on the GPU host (device time is short): ours
 # (cf-bench) and the peers (NPP built here, CuPy, OpenCV CPU) on the same
-# frames. Prepare with bench/prepare-gpu-run.sh; run from the repo root.
+# frames, then the GStreamer pipelines (cf-pipeline-bench: ours against
+# gst-plugins-bad's cudaupload/cudadownload). Prepare with bench/prepare-gpu-run.sh; run from the repo root.
 set -u
 cd "$(dirname "$0")/.."
 dev=$PWD/.device
@@ -17,3 +18,13 @@ else
     echo "| NPP peer did not build: $(tail -3 /tmp/npp-build.log | tr '\n' ' ') | |"
 fi
 python3 bench/peers.py
+echo
+echo "## GStreamer pipelines, 4K RGBA, source writing into downstream's pool"
+# In a subshell: the bundle's libraries are for GStreamer only, not CuPy's Python.
+(
+    source .device/rt/env.sh
+    export LD_LIBRARY_PATH=$dev/build/core:$LD_LIBRARY_PATH
+    export GST_PLUGIN_PATH=$dev/build/plugins GST_REGISTRY=/tmp/reg-bench.bin
+    rm -f $GST_REGISTRY
+    $dev/build/bench/cf-pipeline-bench
+)

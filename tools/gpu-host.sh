@@ -41,6 +41,13 @@ step "1080p30, 300 frames: GPU, then CPU"
 run $T transcode $d/city1080.mp4 $w/city-gpu.mp4 --vf "gray,blur=sigma=4" --json
 run $T transcode $d/city1080.mp4 $w/city-cpu.mp4 --vf "gray,blur=sigma=4" --device cpu --json
 
+step "1080p, gray,blur=sigma=2: the cases tools/ffmpeg-peer.sh times with FFmpeg's gblur"
+nproc
+run $T transcode $d/city1080.mp4 $w/city-s2.mp4 --vf "gray,blur=sigma=2" --json
+run $T transcode $d/city1080.mp4 $w/city-s2.yuv --vf "gray,blur=sigma=2" --codec rawvideo \
+    --pix-fmt yuv420p --json
+rm -f $w/city-s2.yuv
+
 step "10-bit HEVC: NVDEC P010 frames through the filters"
 run $T transcode $d/hevc10.mkv $w/hevc10.mkv --vf $vf --json
 
