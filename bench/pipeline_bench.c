@@ -10,7 +10,10 @@
  *                     [--pool-buffers N]
  *
  * Exit status: 0 when every available pipeline ran, 1 otherwise. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 
 #include <gst/app/gstappsrc.h>
@@ -53,6 +56,8 @@ typedef struct
   gchar *error;                 /* NULL if it ran */
   gboolean unavailable;         /* elements missing: not an error */
   gdouble seconds, cpu_seconds; /* over the timed frames */
+  gdouble rss_growth_mib;       /* host resident memory, last frame minus first timed */
+  gdouble gpu_growth_mib;       /* device memory in use, the same; NAN without a GPU */
 } BenchResult;
 
 /* Shared with the streaming threads (probe and bus sync handler). */
@@ -64,7 +69,33 @@ typedef struct
   guint64 count, warmup, total; /* buffers at the sink; written by the streaming thread */
   gint64 start_us, stop_us;
   struct rusage start_ru, stop_ru;
+  glong start_rss_kib, stop_rss_kib;
+  gint64 start_gpu_free, stop_gpu_free; /* bytes; -1 without a GPU */
 } RunState;
+
+/* Resident memory of this process in KiB (/proc/self/statm), -1 if unknown. */
+static glong
+rss_kib (void)
+{
+  glong pages = -1;
+  FILE *f = fopen ("/proc/self/statm", "r");
+
+  if (f) {
+    if (fscanf (f, "%*s %ld", &pages) != 1)
+      pages = -1;
+    fclose (f);
+  }
+  return pages < 0 ? -1 : pages * (sysconf (_SC_PAGESIZE) / 1024);
+}
+
+/* Free memory of the GPU in bytes (all contexts), -1 without one. */
+static gint64
+gpu_free_bytes (void)
+{
+  size_t free_bytes = 0, total = 0;
+
+  return have_gpu && cf_device_get_memory (&free_bytes, &total) == CF_OK ? (gint64) free_bytes : -1;
+}
 
 static gdouble
 cpu_seconds (const struct rusage *ru)
@@ -86,12 +117,16 @@ on_sink_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   (void) info;
   st->count++;
   if (before < st->warmup && st->count >= st->warmup) {
+    st->start_rss_kib = rss_kib ();
+    st->start_gpu_free = gpu_free_bytes ();
     st->start_us = g_get_monotonic_time ();
     getrusage (RUSAGE_SELF, &st->start_ru);
   }
   if (before < st->total && st->count >= st->total) {
     st->stop_us = g_get_monotonic_time ();
     getrusage (RUSAGE_SELF, &st->stop_ru);
+    st->stop_rss_kib = rss_kib ();
+    st->stop_gpu_free = gpu_free_bytes ();
   }
   return GST_PAD_PROBE_OK;
 }
@@ -415,6 +450,9 @@ run_case (const BenchCase * c, BenchResult * r)
     goto done;
   r->seconds = (st.stop_us - st.start_us) / 1e6;
   r->cpu_seconds = cpu_seconds (&st.stop_ru) - cpu_seconds (&st.start_ru);
+  r->rss_growth_mib = (st.stop_rss_kib - st.start_rss_kib) / 1024.0;
+  r->gpu_growth_mib = st.start_gpu_free < 0 || st.stop_gpu_free < 0 ? NAN
+      : (st.start_gpu_free - st.stop_gpu_free) / (1024.0 * 1024.0);
 
 done:
   if (gst_element_set_state (pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE && !r->error)
@@ -477,12 +515,17 @@ static void
 print_row (const BenchCase * c, BenchResult * r)
 {
   if (r->error) {
-    g_print ("| %s | %s | %s%s | | | |\n", c->label, r->memory ? r->memory : "",
+    g_print ("| %s | %s | %s%s | | | | | |\n", c->label, r->memory ? r->memory : "",
         r->unavailable ? "" : "error: ", g_strdelimit (r->error, "|\n", ' '));
     return;
   }
-  g_print ("| %s | %s | %d | %.3f | %.1f | %.2f |\n", c->label, r->memory, opt_frames,
-      r->seconds * 1e3 / opt_frames, opt_frames / r->seconds, r->cpu_seconds / r->seconds);
+  g_print ("| %s | %s | %d | %.3f | %.1f | %.2f | %+.1f | ", c->label, r->memory, opt_frames,
+      r->seconds * 1e3 / opt_frames, opt_frames / r->seconds, r->cpu_seconds / r->seconds,
+      r->rss_growth_mib);
+  if (isnan (r->gpu_growth_mib))
+    g_print ("n/a |\n");
+  else
+    g_print ("%+.1f |\n", r->gpu_growth_mib);
 }
 
 int
@@ -535,8 +578,11 @@ main (int argc, char **argv)
 
   g_print ("%dx%d RGBA, %d frames timed after %d warm-up, %d source pool buffers\n\n",
       opt_width, opt_height, opt_frames, opt_warmup, opt_pool_buffers);
+  /* Memory growth over the timed frames: pools filled during warm-up mean
+   * no allocation per frame in steady state, so both stay near zero. */
   g_print ("| pipeline | source pool memory | frames | ms/frame | frames/s "
-      "| host CPU (cores) |\n|---|---|---|---|---|---|\n");
+      "| host CPU (cores) | host RSS growth MiB | GPU memory growth MiB |\n"
+      "|---|---|---|---|---|---|---|---|\n");
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     print_row (&cases[i], &results[i]);
   if (!results[0].error && !results[2].error)
