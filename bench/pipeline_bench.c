@@ -503,6 +503,9 @@ load_plugins (void)
   }
   gst_object_unref (gst_object_ref_sink (gray));
   have_gpu = cf_device_count (&n) == CF_OK && n > 0;
+  /* The first query of the GPU's memory creates the runtime's context (and
+   * some host memory): do it now, not inside the first timed run. */
+  (void) gpu_free_bytes ();
   if (!have_gpu)
     g_print ("no GPU: CPU reference path (%s)\n\n", cf_device_unavailable_reason ());
   else if (cf_device_get_info (0, &dev) == CF_OK)
