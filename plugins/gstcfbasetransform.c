@@ -5,7 +5,10 @@
  * upload and download become passthrough and filters run the CPU
  * reference. With a GPU, the CUDA context comes from the standard
  * "gst.cuda.context" sharing, so our elements and nvcodec's (nvh264dec,
- * its cudaupload) use one context and hand CUDA memory to each other. */
+ * its cudaupload) use one context and hand CUDA memory to each other.
+ * System memory we copy to or from the GPU comes from pinned buffer pools
+ * (gstcfpinned.h); frames may stay in flight on the element's stream,
+ * tracked by CUDA events (see frames_in_flight in the header). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
