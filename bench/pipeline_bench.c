@@ -47,6 +47,7 @@ typedef struct
   const gchar *label;
   const gchar *upload, *download;
   gboolean filters;             /* cudagray ! cudablur sigma=2 between them */
+  guint frames_in_flight;       /* set on our upload and download; 0: default */
 } BenchCase;
 
 /* What one run measured, or why it did not run. */
@@ -215,6 +216,8 @@ build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstEleme
       "max-bytes", (guint64) 0, "block", FALSE, NULL);
   if (!(e = add_element (pipeline, *src, c->upload, NULL, error)))
     return FALSE;
+  if (c->frames_in_flight)
+    g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
   if (c->filters) {
     if (!(e = add_element (pipeline, e, NULL, "cudagray", error))
         || !(e = add_element (pipeline, e, NULL, "cudablur", error)))
@@ -229,8 +232,11 @@ build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstEleme
     g_object_set (e, "caps", cuda, NULL);
     gst_caps_unref (cuda);
   }
-  if (!(e = add_element (pipeline, e, c->download, NULL, error))
-      || !(*sink = add_element (pipeline, e, NULL, "fakesink", error)))
+  if (!(e = add_element (pipeline, e, c->download, NULL, error)))
+    return FALSE;
+  if (c->frames_in_flight)
+    g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
+  if (!(*sink = add_element (pipeline, e, NULL, "fakesink", error)))
     return FALSE;
   g_object_set (*sink, "sync", FALSE, NULL);
   return TRUE;
@@ -535,14 +541,16 @@ int
 main (int argc, char **argv)
 {
   static const BenchCase cases[] = {
-    {"(a) ours: cudaupload ! cudagray ! cudablur sigma=2 ! cudadownload",
-        "GstCfCudaUpload", "GstCfCudaDownload", TRUE},
-    {"(b) ours: cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload",
-        "GstCfCudaUpload", "GstCfCudaDownload", FALSE},
+    {"(a) ours: cudaupload frames-in-flight=3 ! cudagray ! cudablur sigma=2 ! "
+          "cudadownload frames-in-flight=3", "GstCfCudaUpload", "GstCfCudaDownload", TRUE, 3},
+    {"(a1) ours, the same with the default frames-in-flight=1",
+        "GstCfCudaUpload", "GstCfCudaDownload", TRUE, 0},
+    {"(b) ours: cudaupload frames-in-flight=3 ! video/x-raw(memory:CUDAMemory) ! "
+          "cudadownload frames-in-flight=3", "GstCfCudaUpload", "GstCfCudaDownload", FALSE, 3},
     {"(c) gst-plugins-bad: cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload",
-        "GstCudaUpload", "GstCudaDownload", FALSE},
+        "GstCudaUpload", "GstCudaDownload", FALSE, 0},
     {"(d) mixed: bad's cudaupload ! cudagray ! cudablur sigma=2 ! bad's cudadownload",
-        "GstCudaUpload", "GstCudaDownload", TRUE},
+        "GstCudaUpload", "GstCudaDownload", TRUE, 0},
   };
   BenchResult results[G_N_ELEMENTS (cases)] = { {0} };
   GOptionContext *ctx = g_option_context_new ("- pipeline throughput with a pool-fed source");
@@ -588,9 +596,9 @@ main (int argc, char **argv)
       "|---|---|---|---|---|---|---|---|\n");
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     print_row (&cases[i], &results[i]);
-  if (!results[0].error && !results[2].error)
+  if (!results[0].error && !results[3].error)
     g_print ("\nratio ours (a) / gst-plugins-bad (c): %.1fx\n",
-        results[2].seconds / results[0].seconds);
+        results[3].seconds / results[0].seconds);
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
     g_free (results[i].memory);
     g_free (results[i].error);

@@ -1,7 +1,8 @@
 /* CUDA gray: same arithmetic as gray_cpu.c through gray.h. Grids stride
  * over rows so any height fits the 65535 grid.y limit. A memory-bound
  * kernel lives on wide, coalesced accesses and many bytes in flight: with
- * 16-byte aligned rows (GStreamer's and our pools' strides) each thread
+ * 16-byte aligned rows (our device pools' strides; GStreamer's default
+ * strides only when the row bytes are a multiple of 16) each thread
  * moves one 16-byte store's worth of output from 16-byte loads, with the
  * channel order a template parameter so every byte is picked out of
  * registers; 4-byte aligned rows take 4 pixels per thread; anything else

@@ -8,7 +8,8 @@
  * its cudaupload) use one context and hand CUDA memory to each other.
  * System memory we copy to or from the GPU comes from pinned buffer pools
  * (gstcfpinned.h); frames may stay in flight on the element's stream,
- * tracked by CUDA events (see frames_in_flight in the header). */
+ * tracked by CUDA events (the frames-in-flight property of cudaupload and
+ * cudadownload). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -31,7 +32,11 @@ enum
 {
   PROP_0,
   PROP_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT,
 };
+
+#define DEFAULT_FRAMES_IN_FLIGHT 1
+#define MAX_FRAMES_IN_FLIGHT 8
 
 /* A frame whose GPU work is queued on the element's stream: @out is
  * complete once @done has passed; @in is held until then because the
@@ -45,6 +50,7 @@ typedef struct
 typedef struct
 {
   gint device_id;            /* property, under the object lock */
+  guint frames_in_flight;    /* property, under the object lock */
   GstCudaContext *context;   /* NULL without a GPU or before start() */
   gint device;               /* CUDA ordinal of the context */
   cf_stream stream;          /* created on first use, in the context */
@@ -68,6 +74,11 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCfBaseTransform, gst_cf_base_transform,
 
 #define PRIV(self) \
   ((GstCfBaseTransformPrivate *) gst_cf_base_transform_get_instance_private (self))
+
+static void gst_cf_base_transform_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cf_base_transform_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
 
 /* ---- helpers ---- */
 
@@ -113,13 +124,36 @@ gst_cf_base_transform_class_init_transfer (GstCfBaseTransformClass * klass,
   gst_cf_base_transform_class_add_templates (element_class, GST_CF_ALL_FORMATS,
       GST_CF_ALL_FORMATS);
   GST_BASE_TRANSFORM_CLASS (klass)->passthrough_on_same_caps = TRUE;
-  /* Copies in both directions and the kernels between overlap. */
-  klass->frames_in_flight = 3;
+  /* A class installing properties must name its accessors itself. */
+  G_OBJECT_CLASS (klass)->set_property = gst_cf_base_transform_set_property;
+  G_OBJECT_CLASS (klass)->get_property = gst_cf_base_transform_get_property;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Most frames whose copy is queued on the GPU but not yet pushed. 1 pushes each "
+          "frame as soon as its copy is done. More lets copies in both directions and the "
+          "kernels between overlap (3 is enough for full PCIe speed); a frame is then pushed "
+          "once later frames are queued behind it, or at EOS, caps, segment and other "
+          "serialized events, so an application that waits for each result before pushing "
+          "the next frame must keep 1. Ignored with a live source.",
+          1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   klass->transform_structure = transform_structure;
   klass->process = process;
 }
 
 /* ---- frames in flight ---- */
+
+/* The frames-in-flight property (1 for elements without it). */
+static guint
+get_frames_in_flight (GstCfBaseTransform * self)
+{
+  guint n;
+
+  GST_OBJECT_LOCK (self);
+  n = PRIV (self)->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  return n;
+}
 
 /* Returns @slot's event for reuse and its buffers' references. */
 static void
@@ -241,23 +275,23 @@ gst_cf_base_transform_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCfBaseTransform *self = GST_CF_BASE_TRANSFORM (trans);
 
-  if (!g_queue_is_empty (&PRIV (self)->in_flight)) {
+  if (GST_EVENT_IS_SERIALIZED (event) && !g_queue_is_empty (&PRIV (self)->in_flight)) {
     if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
       drop_in_flight (self);
-    else if (GST_EVENT_IS_SERIALIZED (event))
+    else
       drain_in_flight (self);
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->sink_event (trans,
       event);
 }
 
-/* TRUE if upstream is live: frames are then never held back, for the
- * lowest latency. */
+/* TRUE if upstream is live, or does not say: frames are then never held
+ * back, for the lowest latency. */
 static gboolean
 upstream_is_live (GstCfBaseTransform * self)
 {
   GstQuery *query = gst_query_new_latency ();
-  gboolean live = FALSE;
+  gboolean live = TRUE;
 
   if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
     gst_query_parse_latency (query, &live, NULL, NULL);
@@ -272,7 +306,7 @@ static void
 choose_depth (GstCfBaseTransform * self, guint max_buffers)
 {
   GstCfBaseTransformPrivate *priv = PRIV (self);
-  guint depth = MAX (GST_CF_BASE_TRANSFORM_GET_CLASS (self)->frames_in_flight, 1);
+  guint depth = MAX (get_frames_in_flight (self), 1);
 
   if (depth > 1 && (max_buffers != 0 || !priv->context || upstream_is_live (self)))
     depth = 1;
@@ -299,24 +333,27 @@ gst_cf_base_transform_set_property (GObject * object, guint prop_id, const GValu
 {
   GstCfBaseTransform *self = GST_CF_BASE_TRANSFORM (object);
 
-  if (prop_id != PROP_DEVICE_ID) {
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    return;
-  }
   GST_OBJECT_LOCK (self);
-  PRIV (self)->device_id = g_value_get_int (value);
+  if (prop_id == PROP_DEVICE_ID)
+    PRIV (self)->device_id = g_value_get_int (value);
+  else if (prop_id == PROP_FRAMES_IN_FLIGHT)
+    PRIV (self)->frames_in_flight = g_value_get_uint (value);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
   GST_OBJECT_UNLOCK (self);
 }
+
 
 static void
 gst_cf_base_transform_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
-  if (prop_id != PROP_DEVICE_ID) {
+  if (prop_id == PROP_DEVICE_ID)
+    g_value_set_int (value, get_device_id (GST_CF_BASE_TRANSFORM (object)));
+  else if (prop_id == PROP_FRAMES_IN_FLIGHT)
+    g_value_set_uint (value, get_frames_in_flight (GST_CF_BASE_TRANSFORM (object)));
+  else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    return;
-  }
-  g_value_set_int (value, get_device_id (GST_CF_BASE_TRANSFORM (object)));
 }
 
 static void
@@ -364,13 +401,22 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
     /* Device memory and streams belong to the context: free them while it
      * is current, before our reference to it goes. */
     gboolean pushed = gst_cuda_context_push (priv->context);
+    GstCfInFlight *slot;
     if (!pushed)
       GST_WARNING_OBJECT (self, "cannot push the CUDA context to free its resources");
+    if (pushed)
+      drop_in_flight (self);
+    /* Without the context the GPU work cannot be waited for: let the
+     * buffers go (their events leak with the context). */
+    while ((slot = g_queue_pop_head (&priv->in_flight))) {
+      gst_clear_buffer (&slot->in);
+      gst_clear_buffer (&slot->out);
+      g_free (slot);
+    }
     if (klass->release_gpu)
       klass->release_gpu (self);
     if (pushed) {
       cf_event event;
-      drop_in_flight (self);
       while ((event = g_queue_pop_head (&priv->spare_events)))
         cf_event_destroy (&event);
       cf_event_destroy (&priv->sync_event);
@@ -389,6 +435,23 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
+/* TRUE if our sink pad's peer is a GstBaseTransform's pad: the kind of
+ * element that picks passthrough when our caps allow it. Elements that
+ * merge several peers' answers (tee intersects its branches') are left
+ * alone: a CUDA-only answer there would fail a branch that needs system
+ * memory. */
+static gboolean
+peer_is_transform (GstBaseTransform * trans)
+{
+  GstPad *peer = gst_pad_get_peer (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  GstElement *element = peer ? gst_pad_get_parent_element (peer) : NULL;
+  gboolean ret = element && GST_IS_BASE_TRANSFORM (element);
+
+  gst_clear_object (&element);
+  gst_clear_object (&peer);
+  return ret;
+}
+
 static gboolean
 gst_cf_base_transform_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -399,6 +462,11 @@ gst_cf_base_transform_query (GstBaseTransform * trans, GstPadDirection direction
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && gst_cf_have_gpu ()
       && gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->context))
     return TRUE;
+  /* DRAIN, ALLOCATION: upstream wants its buffers back or is about to
+   * renegotiate; frames in flight go first. */
+  if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED (query)
+      && !g_queue_is_empty (&priv->in_flight))
+    drain_in_flight (GST_CF_BASE_TRANSFORM (trans));
   ret = GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->query (trans,
       direction, query);
   if (ret && GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
@@ -412,7 +480,7 @@ gst_cf_base_transform_query (GstBaseTransform * trans, GstPadDirection direction
       caps = gst_cf_caps_drop_cuda (gst_caps_ref (caps));
     } else if (direction == GST_PAD_SINK
         && GST_CF_BASE_TRANSFORM_GET_CLASS (trans)->prefer_cuda_input
-        && gst_cf_caps_have_cuda (filter)) {
+        && gst_cf_caps_have_cuda (filter) && peer_is_transform (trans)) {
       /* Upstream can give CUDA memory: ask for nothing else (see
        * prefer_cuda_input). Upstream that cannot still gets system memory,
        * since its filter then has no CUDA structure. */
@@ -495,6 +563,10 @@ gst_cf_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
   GstCfBaseTransformClass *klass = GST_CF_BASE_TRANSFORM_GET_CLASS (self);
   GstCfBaseTransformPrivate *priv = PRIV (self);
 
+  /* A renegotiation from a RECONFIGURE (no CAPS event, so sink_event did
+   * not drain): frames made under the old caps leave before the new caps. */
+  if (!g_queue_is_empty (&priv->in_flight) && drain_in_flight (self) != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (self, "frames in flight dropped at renegotiation");
   if (!gst_video_info_from_caps (&priv->in_info, incaps)
       || !gst_video_info_from_caps (&priv->out_info, outcaps)) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Invalid video caps."),
@@ -562,6 +634,18 @@ ensure_cuda_pool (GstCfBaseTransform * self, GstBufferPool * pool, GstCaps * cap
       gst_clear_object (&pool);
   }
   return pool;
+}
+
+/* We carry no metas but the frame layout (GstVideoMeta): drop the others
+ * from the decide query, as basetransform does without filter_meta, so
+ * upstream is not told downstream handles them (a crop meta would be
+ * lost on the way). */
+static void
+keep_only_video_meta (GstQuery * query)
+{
+  for (guint i = gst_query_get_n_allocation_metas (query); i > 0; i--)
+    if (gst_query_parse_nth_allocation_meta (query, i - 1, NULL) != GST_VIDEO_META_API_TYPE)
+      gst_query_remove_nth_allocation_meta (query, i - 1);
 }
 
 /* System-memory output on a GPU machine (cudadownload, staged filters):
@@ -636,6 +720,7 @@ gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   gst_query_parse_allocation (query, &caps, NULL);
   if (have_pool)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  keep_only_video_meta (query);
   if (!PRIV (self)->out_cuda)
     return decide_system_allocation (self, query, pool, caps, size, min, max);
   pool = caps ? ensure_cuda_pool (self, pool, caps, min, max, &size) : NULL;
@@ -675,15 +760,15 @@ gst_cf_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery * d
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps || !PRIV (self)->context)
     return TRUE;
-  if (gst_cf_features_are_cuda (gst_caps_get_features (caps, 0))) {
-    pool = ensure_cuda_pool (self, NULL, caps, 0, 0, &size);
-  } else {
+  /* Enough buffers for the frames we keep in flight plus one upstream
+   * fills. */
+  min = MAX (get_frames_in_flight (self), 1) + 1;
+  if (gst_cf_features_are_cuda (gst_caps_get_features (caps, 0)))
+    pool = ensure_cuda_pool (self, NULL, caps, min, 0, &size);
+  else
     /* System memory we copy to the GPU: pinned, so the copy is
-     * asynchronous and at full PCIe speed. Enough buffers for the frames
-     * we keep in flight plus one upstream fills. */
-    min = MAX (GST_CF_BASE_TRANSFORM_GET_CLASS (self)->frames_in_flight, 1) + 1;
+     * asynchronous and at full PCIe speed. */
     pool = gst_cf_pinned_pool_new (PRIV (self)->context, caps, min, 0, &size);
-  }
   if (pool) {
     gst_query_add_allocation_pool (query, pool, size, min, 0);
     gst_object_unref (pool);
@@ -815,6 +900,23 @@ process_staged (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
   return status;
 }
 
+/* TRUE if holding @inbuf in flight cannot starve its pool: upstream
+ * would otherwise wait for a buffer that only we can give back. */
+static gboolean
+input_pool_allows_keeping (GstCfBaseTransform * self, GstBuffer * inbuf)
+{
+  GstBufferPool *pool = inbuf->pool;
+  GstStructure *config;
+  guint max = 0;
+
+  if (!pool)
+    return TRUE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, NULL, NULL, &max);
+  gst_structure_free (config);
+  return max == 0 || max > PRIV (self)->depth + 1;
+}
+
 /* With the work for @inbuf queued on the stream: waits for it, or (when
  * @keep) records where it ends and leaves it in flight in priv->queued. */
 static cf_status
@@ -872,7 +974,8 @@ process_on_gpu (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
    * or (frames in flight; never for the single staging frame) when
    * generate_output() lets it go. */
   if (status == CF_OK)
-    status = finish_or_queue (self, !staged && priv->depth > 1, inbuf);
+    status = finish_or_queue (self, !staged && priv->depth > 1
+        && input_pool_allows_keeping (self, inbuf), inbuf);
   ret = post_status (self, status);
   if (!gst_cuda_context_pop (NULL))
     GST_WARNING_OBJECT (self, "cannot pop the CUDA context");
@@ -970,7 +1073,6 @@ gst_cf_base_transform_class_init (GstCfBaseTransformClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cf_base_transform_transform);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_cf_base_transform_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cf_base_transform_sink_event);
-  klass->frames_in_flight = 1;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CF_BASE_TRANSFORM, 0);
 }
@@ -981,6 +1083,7 @@ gst_cf_base_transform_init (GstCfBaseTransform * self)
   GstCfBaseTransformPrivate *priv = PRIV (self);
 
   priv->device_id = DEFAULT_DEVICE_ID;
+  priv->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
   priv->device = -1;
   priv->depth = 1;
   g_queue_init (&priv->in_flight);

@@ -52,17 +52,6 @@ struct _GstCfBaseTransformClass
    * system memory, to be staged through the GPU on every buffer. FALSE
    * (the default) for cudaupload/cudadownload, where passthrough is right. */
   gboolean prefer_cuda_input;
-
-  /* Most frames this element keeps in flight on its stream (default 1:
-   * each frame is finished before it is pushed). With more, a frame's GPU
-   * work (cudaupload's and cudadownload's copies) is queued and the frame
-   * is pushed once a later one has been queued behind it, so copies in
-   * both directions and kernels of neighbouring elements overlap. Used
-   * only when upstream is not live (a live pipeline gets the lowest
-   * latency) and the output pool is unbounded; frames in flight are
-   * finished and pushed before any serialized event (EOS, caps, segment)
-   * and dropped on flush. */
-  guint frames_in_flight;
 };
 
 /* Adds the sink and src pad templates: @in_formats and @out_formats,
@@ -71,8 +60,12 @@ void gst_cf_base_transform_class_add_templates (GstElementClass * klass, guint32
     guint32 out_formats);
 
 /* Class set-up shared by cudaupload and cudadownload: metadata, templates
- * of every format in both memory kinds, passthrough on equal caps, and the
- * two subclass functions. */
+ * of every format in both memory kinds, passthrough on equal caps, the
+ * frames-in-flight property (frames whose copy is queued on the element's
+ * stream, tracked by CUDA events and pushed once later frames are queued
+ * behind them; finished and pushed before any serialized event or query,
+ * dropped on flush; never with a live source or a bounded pool on either
+ * side), and the two subclass functions. */
 void gst_cf_base_transform_class_init_transfer (GstCfBaseTransformClass * klass,
     const gchar * longname, const gchar * description,
     void (*transform_structure) (GstCfBaseTransform *, GstPadDirection, const GstStructure *,

@@ -137,6 +137,9 @@ gst_cf_pinned_allocator_init (GstCfPinnedAllocator * self)
   allocator->mem_map = pinned_map;
   allocator->mem_unmap = pinned_unmap;
   allocator->mem_share = pinned_share;
+  /* gst_memory_copy() of our memory then takes system memory rather than a
+   * page-locked allocation per copy. */
+  GST_OBJECT_FLAG_SET (self, GST_ALLOCATOR_FLAG_CUSTOM_ALLOC);
 }
 
 GstAllocator *

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <gst/app/gstappsink.h>
+#include <gst/app/gstappsrc.h>
 #include <gst/check/gstharness.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -740,9 +741,10 @@ TEST_F(Elements, FiltersTakeCudaMemoryAfterNvcodecUpload)
 
 TEST_F(Elements, FramesInFlightKeepTheirOrderAndContent)
 {
-    // Our cudaupload and cudadownload keep several frames in flight when
-    // upstream is not live, and none when it is: either way every frame
-    // comes out, in order, equal to what went in, and EOS waits for them.
+    // Our cudaupload and cudadownload with frames-in-flight=3 keep several
+    // frames in flight when upstream is not live, and none when it is:
+    // either way every frame comes out, in order, equal to what went in, and
+    // EOS waits for them.
     for (bool live : { false, true }) {
         auto chain = [&](bool through_gpu) {
             GstElement *p = gst_pipeline_new(nullptr);
@@ -755,8 +757,12 @@ TEST_F(Elements, FramesInFlightKeepTheirOrderAndContent)
             gst_caps_unref(c);
             std::vector<GstElement *> chain = { src, caps };
             if (through_gpu) {
-                chain.push_back(ours("GstCfCudaUpload"));
-                chain.push_back(ours("GstCfCudaDownload"));
+                for (const char *type : { "GstCfCudaUpload", "GstCfCudaDownload" }) {
+                    GstElement *e = ours(type);
+                    EXPECT_NE(g_object_class_find_property(G_OBJECT_GET_CLASS(e), "frames-in-flight"), nullptr);
+                    g_object_set(e, "frames-in-flight", 3u, nullptr);
+                    chain.push_back(e);
+                }
             }
             chain.push_back(gst_element_factory_make("appsink", "sink"));
             for (GstElement *e : chain) gst_bin_add(GST_BIN(p), e);
@@ -767,6 +773,64 @@ TEST_F(Elements, FramesInFlightKeepTheirOrderAndContent)
         ASSERT_EQ(direct.size(), 40u * 352 * 288 * 4) << "live " << live;
         EXPECT_TRUE(round_trip == direct) << "live " << live;
     }
+}
+
+TEST_F(Elements, EachFrameComesOutBeforeTheNextGoesIn)
+{
+    // An application that pushes a frame and waits for its result before
+    // pushing the next (appsrc is not live) gets every result at once with
+    // the default frames-in-flight.
+    GstElement *p = gst_pipeline_new(nullptr);
+    GstElement *src = gst_element_factory_make("appsrc", nullptr);
+    GstCaps *caps = raw_caps("RGBA", 64, 48);
+    g_object_set(src, "caps", caps, "format", GST_FORMAT_TIME, nullptr);
+    gst_caps_unref(caps);
+    GstElement *sink = gst_element_factory_make("appsink", nullptr);
+    g_object_set(sink, "sync", FALSE, nullptr);
+    GstElement *chain[] = { src, ours("GstCfCudaUpload"), gst_element_factory_make("cudagray", nullptr),
+                            ours("GstCfCudaDownload"), sink };
+    for (GstElement *e : chain) gst_bin_add(GST_BIN(p), e);
+    for (size_t i = 0; i + 1 < sizeof chain / sizeof chain[0]; i++) ASSERT_TRUE(gst_element_link(chain[i], chain[i + 1]));
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    for (int i = 0; i < 3; i++) {
+        GstBuffer *b = make_buffer("RGBA", 64, 48, pattern);
+        GST_BUFFER_PTS(b) = i * GST_SECOND / 30;
+        ASSERT_EQ(gst_app_src_push_buffer(GST_APP_SRC(src), b), GST_FLOW_OK);
+        GstSample *s = gst_app_sink_try_pull_sample(GST_APP_SINK(sink), 10 * GST_SECOND);
+        ASSERT_NE(s, nullptr) << "frame " << i << " did not come out before the next went in";
+        EXPECT_EQ(GST_BUFFER_PTS(gst_sample_get_buffer(s)), (GstClockTime)(i * GST_SECOND / 30));
+        gst_sample_unref(s);
+    }
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(p);
+}
+
+TEST_F(Elements, TeeWithASystemMemoryBranchNegotiates)
+{
+    // A filter asks for CUDA memory only when its peer is a transform that
+    // would pick passthrough; behind a tee, whose answer intersects every
+    // branch's, that would fail a branch that needs system memory.
+    GError *error = nullptr;
+    GstElement *p = gst_parse_launch(
+        "videotestsrc num-buffers=5 ! video/x-raw,format=RGBA,width=64,height=48 ! cudaupload ! "
+        "tee name=t ! queue ! cudagray ! fakesink t. ! queue ! video/x-raw ! fakesink",
+        &error);
+    ASSERT_NE(p, nullptr) << (error ? error->message : "");
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    GstBus *bus = gst_element_get_bus(p);
+    GstMessage *m = gst_bus_timed_pop_filtered(bus, 20 * GST_SECOND,
+                                               (GstMessageType)(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    ASSERT_NE(m, nullptr);
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+        GError *e = nullptr;
+        gst_message_parse_error(m, &e, nullptr);
+        ADD_FAILURE() << e->message;
+        g_error_free(e);
+    }
+    gst_message_unref(m);
+    gst_object_unref(bus);
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(p);
 }
 
 TEST_F(Elements, CudaDeviceIdPicksTheGpu)
