@@ -423,6 +423,27 @@ TEST_F(Elements, InterlacedAndVariableRateCaps)
 
 namespace {
 
+// Plays `p` until EOS or an error, for at most `timeout`, then sets it to
+// NULL (the caller still owns it). Returns "" at EOS, else the error's
+// message or "timeout".
+std::string play_until_done(GstElement *p, GstClockTime timeout = 30 * GST_SECOND)
+{
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    GstBus *bus = gst_element_get_bus(p);
+    GstMessage *m = gst_bus_timed_pop_filtered(bus, timeout, (GstMessageType)(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
+    std::string result = m ? "" : "timeout";
+    if (m && GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+        GError *e = nullptr;
+        gst_message_parse_error(m, &e, nullptr);
+        result = e->message;
+        g_error_free(e);
+    }
+    if (m) gst_message_unref(m);
+    gst_object_unref(bus);
+    gst_element_set_state(p, GST_STATE_NULL);
+    return result;
+}
+
 // Runs pipeline `p` (with an appsink named "sink") to EOS, then frees it;
 // returns every output buffer's bytes, concatenated.
 std::vector<uint8_t> run_to_eos(GstElement *p)
@@ -543,25 +564,14 @@ TEST_F(Elements, BadCudaDeviceIdFailsClearly)
         "cudaupload ! cudagray cuda-device-id=99 ! cudadownload ! fakesink",
         &error);
     ASSERT_NE(p, nullptr);
-    gst_element_set_state(p, GST_STATE_PLAYING);
-    GstBus *bus = gst_element_get_bus(p);
-    GstMessage *msg = gst_bus_timed_pop_filtered(bus, 10 * GST_SECOND,
-                                                 (GstMessageType)(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
-    ASSERT_NE(msg, nullptr);
-    if (cftest::gpu_available()) {
-        ASSERT_EQ(GST_MESSAGE_TYPE(msg), GST_MESSAGE_ERROR);
-        GError *err = nullptr;
-        gst_message_parse_error(msg, &err, nullptr);
-        EXPECT_NE(std::string(err->message).find("cuda-device-id 99"), std::string::npos) << err->message;
-        std::printf("error: %s\n", err->message);
-        g_error_free(err);
-    } else {
-        EXPECT_EQ(GST_MESSAGE_TYPE(msg), GST_MESSAGE_EOS);
-    }
-    gst_message_unref(msg);
-    gst_object_unref(bus);
-    gst_element_set_state(p, GST_STATE_NULL);
+    std::string error_message = play_until_done(p, 10 * GST_SECOND);
     gst_object_unref(p);
+    if (cftest::gpu_available()) {
+        EXPECT_NE(error_message.find("cuda-device-id 99"), std::string::npos) << error_message;
+        std::printf("error: %s\n", error_message.c_str());
+    } else {
+        EXPECT_EQ(error_message, "");
+    }
 }
 
 TEST_F(Elements, FlushingSeekShowsNothingFromBeforeIt)
@@ -621,16 +631,9 @@ TEST_F(Elements, NvDecoderFramesStayInCudaMemory)
     GError *error = nullptr;
     GstElement *e = gst_parse_launch(encode.c_str(), &error);
     ASSERT_NE(e, nullptr);
-    gst_element_set_state(e, GST_STATE_PLAYING);
-    GstBus *ebus = gst_element_get_bus(e);
-    GstMessage *done = gst_bus_timed_pop_filtered(ebus, 30 * GST_SECOND,
-                                                  (GstMessageType)(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-    ASSERT_NE(done, nullptr);
-    ASSERT_EQ(GST_MESSAGE_TYPE(done), GST_MESSAGE_EOS);
-    gst_message_unref(done);
-    gst_object_unref(ebus);
-    gst_element_set_state(e, GST_STATE_NULL);
+    std::string encoded = play_until_done(e);
     gst_object_unref(e);
+    ASSERT_EQ(encoded, "");
 
     std::string decode = std::string("filesrc location=") + path +
                          " ! qtdemux ! h264parse ! nvh264dec ! cudagray name=g ! cudablur sigma=2 ! "
@@ -816,20 +819,7 @@ TEST_F(Elements, TeeWithASystemMemoryBranchNegotiates)
         "tee name=t ! queue ! cudagray ! fakesink t. ! queue ! video/x-raw ! fakesink",
         &error);
     ASSERT_NE(p, nullptr) << (error ? error->message : "");
-    gst_element_set_state(p, GST_STATE_PLAYING);
-    GstBus *bus = gst_element_get_bus(p);
-    GstMessage *m = gst_bus_timed_pop_filtered(bus, 20 * GST_SECOND,
-                                               (GstMessageType)(GST_MESSAGE_EOS | GST_MESSAGE_ERROR));
-    ASSERT_NE(m, nullptr);
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
-        GError *e = nullptr;
-        gst_message_parse_error(m, &e, nullptr);
-        ADD_FAILURE() << e->message;
-        g_error_free(e);
-    }
-    gst_message_unref(m);
-    gst_object_unref(bus);
-    gst_element_set_state(p, GST_STATE_NULL);
+    EXPECT_EQ(play_until_done(p), "");
     gst_object_unref(p);
 }
 
