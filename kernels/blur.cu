@@ -1,6 +1,10 @@
 /* CUDA blur with the arithmetic of blur.h.
  *
- * 8-bit planes with kernels that fit: one fused kernel per 32x32 tile. It
+ * Single-channel 8-bit planes with the same radius both ways, for the radii
+ * it is built for (1-12, 24): blur_gray8_reg, both passes per 64x32 tile
+ * in shared memory, several outputs per thread from a window of registers.
+ *
+ * Other 8-bit planes with kernels that fit: one fused kernel per 32x32 tile. It
  * stages the tile plus the kernel radius on every side (border folded) in
  * shared memory, runs the horizontal pass into a shared 16-bit tile and the
  * vertical pass from it, so the intermediate never goes to device memory.
@@ -230,6 +234,125 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
     }
 }
 
+/* Single-channel 8-bit planes (GRAY8, the Y of NV12/I420) with a radius
+ * known at compile time: the same arithmetic as blur_fused8<1>, with each
+ * thread computing several outputs from a window of inputs held in
+ * registers, so a multiply-add costs one IMAD whose weight comes straight
+ * from the constant bank, not a shared load plus a constant load. Tile:
+ * kRegTileW x kRegTileH outputs per block; horizontal pass 4 outputs per
+ * thread from 32-bit shared loads, vertical pass kRegRowsV outputs per
+ * thread down a column. */
+constexpr int kRegTileW = 64, kRegTileH = 32, kRegRowsV = 8;
+constexpr int kRegThreads = kRegTileW * kRegTileH / kRegRowsV; // 256
+
+template <int R>
+__global__ void __launch_bounds__(kRegThreads)
+blur_gray8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict__ dst,
+               size_t dst_pitch, int width, int height, int border, uint32_t border_value,
+               const __grid_constant__ cf_blur_kernel kx, const __grid_constant__ cf_blur_kernel ky)
+{
+    constexpr int K = 2 * R + 1;
+    constexpr int IN_H = kRegTileH + 2 * R;
+    constexpr int IN_W = (kRegTileW + 2 * R + 3) / 4 * 4; // 4-byte aligned rows
+    constexpr int WORDS = (4 + 2 * R + 3) / 4;             // 32-bit words per 4 outputs
+    __shared__ __align__(16) uint8_t in[IN_H * IN_W + 16];  // + slack for the last word loads
+    __shared__ __align__(16) uint16_t mid[IN_H * kRegTileW];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tiles_y = (height + kRegTileH - 1) / kRegTileH;
+    const int x0 = blockIdx.x * kRegTileW;
+    for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
+        const int y0 = ty * kRegTileH;
+        // Stage the tile plus the radius, border folded; a warp per row.
+        for (int r = warp; r < IN_H; r += kRegThreads / 32) {
+            const int sy = cf_border_index(y0 - R + r, height, border);
+            const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
+            for (int c = lane; c < kRegTileW + 2 * R; c += 32) {
+                const int sx = cf_border_index(x0 - R + c, width, border);
+                in[r * IN_W + c] = (sy < 0 || sx < 0) ? (uint8_t)border_value : row[sx];
+            }
+        }
+        __syncthreads();
+        // Horizontal: 4 outputs of one row per item.
+        for (int i = tid; i < IN_H * (kRegTileW / 4); i += kRegThreads) {
+            const int r = i / (kRegTileW / 4), c = (i - r * (kRegTileW / 4)) * 4;
+            const uint32_t *p = reinterpret_cast<const uint32_t *>(in + r * IN_W + c);
+            uint32_t words[WORDS];
+#pragma unroll
+            for (int k = 0; k < WORDS; k++) words[k] = p[k];
+            uint32_t acc[4] = { 0, 0, 0, 0 };
+#pragma unroll
+            for (int j = 0; j < K + 3; j++) { // input byte j feeds outputs j-t
+                const uint32_t v = (words[j / 4] >> (8 * (j % 4))) & 0xffu;
+#pragma unroll
+                for (int o = 0; o < 4; o++)
+                    if (j - o >= 0 && j - o < K) acc[o] += kx.w[j - o] * v;
+            }
+            uint2 packed = make_uint2(cf_blur_round_h(acc[0]) | cf_blur_round_h(acc[1]) << 16,
+                                      cf_blur_round_h(acc[2]) | cf_blur_round_h(acc[3]) << 16);
+            *reinterpret_cast<uint2 *>(mid + r * kRegTileW + c) = packed;
+        }
+        __syncthreads();
+        // Vertical: kRegRowsV outputs down one column per thread.
+        {
+            const int c = tid % kRegTileW, r0 = (tid / kRegTileW) * kRegRowsV;
+            uint32_t acc[kRegRowsV] = {};
+#pragma unroll
+            for (int j = 0; j < kRegRowsV + 2 * R; j++) {
+                const uint32_t v = mid[(r0 + j) * kRegTileW + c];
+#pragma unroll
+                for (int o = 0; o < kRegRowsV; o++)
+                    if (j - o >= 0 && j - o < K) acc[o] += ky.w[j - o] * v;
+            }
+            const int x = x0 + c;
+#pragma unroll
+            for (int o = 0; o < kRegRowsV; o++) {
+                const int y = y0 + r0 + o;
+                if (x < width && y < height)
+                    dst[(size_t)y * dst_pitch + x] = (uint8_t)cf_blur_round_v(acc[o]);
+            }
+        }
+        __syncthreads();
+    }
+}
+
+template <int R>
+void launch_gray8_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+                      cudaStream_t stream)
+{
+    int tiles_y = (p.height + kRegTileH - 1) / kRegTileH;
+    dim3 grid((unsigned)((p.width + kRegTileW - 1) / kRegTileW),
+              (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
+    blur_gray8_reg<R><<<grid, kRegThreads, 0, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
+                                                        p.width, p.height, p.border,
+                                                        p.border_value, kx, ky);
+}
+
+/* The register-window kernel for the radii it is built for (kernels of 3
+ * to 25 taps: 8-bit sigma up to about 4, and 49 taps: sigma 8); false to
+ * fall back. */
+bool try_gray8_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+                   cudaStream_t stream)
+{
+    if (p.sample_bytes != 1 || p.channels != 1 || kx.size != ky.size)
+        return false;
+    switch (kx.size / 2) {
+    case 1: launch_gray8_reg<1>(kx, ky, p, stream); return true;
+    case 2: launch_gray8_reg<2>(kx, ky, p, stream); return true;
+    case 3: launch_gray8_reg<3>(kx, ky, p, stream); return true;
+    case 4: launch_gray8_reg<4>(kx, ky, p, stream); return true;
+    case 5: launch_gray8_reg<5>(kx, ky, p, stream); return true;
+    case 6: launch_gray8_reg<6>(kx, ky, p, stream); return true;
+    case 7: launch_gray8_reg<7>(kx, ky, p, stream); return true;
+    case 8: launch_gray8_reg<8>(kx, ky, p, stream); return true;
+    case 9: launch_gray8_reg<9>(kx, ky, p, stream); return true;
+    case 10: launch_gray8_reg<10>(kx, ky, p, stream); return true;
+    case 11: launch_gray8_reg<11>(kx, ky, p, stream); return true;
+    case 12: launch_gray8_reg<12>(kx, ky, p, stream); return true;
+    case 24: launch_gray8_reg<24>(kx, ky, p, stream); return true;
+    }
+    return false;
+}
+
 template <int C>
 void launch_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
                    size_t shared, cudaStream_t stream)
@@ -273,7 +396,7 @@ template <typename T>
 cf_status blur_plane(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
                      void *tmp, size_t tp, cudaStream_t stream)
 {
-    if (try_fused8(kx, ky, p, stream))
+    if (try_gray8_reg(kx, ky, p, stream) || try_fused8(kx, ky, p, stream))
         return CF_CUDA_CHECK(cudaGetLastError());
     switch (p.channels) {
     case 1: launch_horizontal<T, 1>(kx, p, tmp, tp, stream); break;

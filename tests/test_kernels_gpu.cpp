@@ -107,6 +107,25 @@ TEST(GpuExact, BlurAllFormatsRandomParameters)
         }
 }
 
+TEST(GpuExact, BlurGray8EveryRegisterKernelRadius)
+{
+    // The single-channel 8-bit kernel is built per radius (1..12 and 24):
+    // each one, every border, random sizes (tiny, odd, wider than a tile or
+    // not), GRAY8 and the Y plane of NV12.
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(2024);
+    const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
+    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 24 })
+        for (int b = 0; b < 4; b++) {
+            Size s = { std::uniform_int_distribution<int>(1, 300)(rng),
+                       std::uniform_int_distribution<int>(1, 150)(rng) };
+            std::string text = "blur=sigma=" + std::to_string(0.4 + r / 3.0) +
+                               ":kernel-size=" + std::to_string(2 * r + 1) + ":border=" + borders[b] +
+                               ":border-value=" + std::to_string(rng() % 256);
+            compare_cpu_gpu(text, b % 2 ? CF_FORMAT_NV12 : CF_FORMAT_GRAY8, s, rng);
+        }
+}
+
 TEST(GpuExact, BlurLargeSigmaAndHugeKernels)
 {
     CF_REQUIRE_GPU();
