@@ -1,8 +1,8 @@
 /* CUDA blur with the arithmetic of blur.h.
  *
- * Single-channel 8-bit planes with the same radius both ways, for the radii
- * it is built for (1-12, 24): blur_gray8_reg, both passes per 64x32 tile
- * in shared memory, several outputs per thread from a window of registers.
+ * 8-bit planes of 1 or 4 channels with the same radius both ways, for the
+ * radii it is built for (1-12, 24): blur8_reg, both passes per tile in
+ * shared memory, several outputs per thread from a window of registers.
  *
  * Other 8-bit planes with kernels that fit: one fused kernel per 32x32 tile. It
  * stages the tile plus the kernel radius on every side (border folded) in
@@ -234,122 +234,169 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
     }
 }
 
-/* Single-channel 8-bit planes (GRAY8, the Y of NV12/I420) with a radius
- * known at compile time: the same arithmetic as blur_fused8<1>, with each
- * thread computing several outputs from a window of inputs held in
- * registers, so a multiply-add costs one IMAD whose weight comes straight
- * from the constant bank, not a shared load plus a constant load. Tile:
- * kRegTileW x kRegTileH outputs per block; horizontal pass 4 outputs per
- * thread from 32-bit shared loads, vertical pass kRegRowsV outputs per
- * thread down a column. */
-constexpr int kRegTileW = 64, kRegTileH = 32, kRegRowsV = 8;
-constexpr int kRegThreads = kRegTileW * kRegTileH / kRegRowsV; // 256
+/* 8-bit planes of 1 or 4 interleaved channels (GRAY8, the Y of NV12/I420;
+ * RGBA and kin) with the same radius both ways, for the radii built here
+ * (1-12 and 24): the arithmetic of blur_fused8, with each thread computing
+ * several outputs from a window of inputs held in registers, so a
+ * multiply-add is one IMAD whose weight comes straight from the constant
+ * bank instead of a shared load plus a constant load. Per block a
+ * RegShape<C>::W x kRegTileH output tile; the horizontal pass makes 4
+ * pixels a thread from 32-bit shared loads (4 gray samples, or one RGBA
+ * pixel, a word), the vertical pass RowsV pixels down a column. */
+template <int C> struct RegShape;
+template <> struct RegShape<1> { static constexpr int W = 64, RowsV = 8; };
+template <> struct RegShape<4> { static constexpr int W = 32, RowsV = 4; };
+constexpr int kRegTileH = 32, kRegThreads = 256; // W * kRegTileH / RowsV threads
 
-template <int R>
+template <int R, int C>
 __global__ void __launch_bounds__(kRegThreads)
-blur_gray8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict__ dst,
-               size_t dst_pitch, int width, int height, int border, uint32_t border_value,
-               const __grid_constant__ cf_blur_kernel kx, const __grid_constant__ cf_blur_kernel ky)
+blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict__ dst,
+          size_t dst_pitch, int width, int height, int border, uint32_t border_value,
+          const __grid_constant__ cf_blur_kernel kx, const __grid_constant__ cf_blur_kernel ky)
 {
-    constexpr int K = 2 * R + 1;
-    constexpr int IN_H = kRegTileH + 2 * R;
-    constexpr int IN_W = (kRegTileW + 2 * R + 3) / 4 * 4; // 4-byte aligned rows
-    constexpr int WORDS = (4 + 2 * R + 3) / 4;             // 32-bit words per 4 outputs
-    __shared__ __align__(16) uint8_t in[IN_H * IN_W + 16];  // + slack for the last word loads
-    __shared__ __align__(16) uint16_t mid[IN_H * kRegTileW];
+    constexpr int K = 2 * R + 1, W = RegShape<C>::W, ROWS_V = RegShape<C>::RowsV;
+    static_assert(W * kRegTileH / ROWS_V == kRegThreads, "one vertical item per thread");
+    constexpr int IN_H = kRegTileH + 2 * R, IN_PX = W + 2 * R;
+    constexpr int IN_STRIDE = (IN_PX * C + 15) / 16 * 16;      // bytes per staged row
+    constexpr int WORDS = C == 1 ? (4 + 2 * R + 3) / 4 : 4 + 2 * R; // words per 4 outputs
+    __shared__ __align__(16) uint8_t in[IN_H * IN_STRIDE + 16]; // + slack for word loads
+    __shared__ __align__(16) uint16_t mid[IN_H * W * C];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int tiles_y = (height + kRegTileH - 1) / kRegTileH;
-    const int x0 = blockIdx.x * kRegTileW;
+    const int x0 = blockIdx.x * W;
+    const bool dst_aligned4 = ((uintptr_t)dst | dst_pitch) % 4 == 0;
     for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
         const int y0 = ty * kRegTileH;
         // Stage the tile plus the radius, border folded; a warp per row.
         for (int r = warp; r < IN_H; r += kRegThreads / 32) {
             const int sy = cf_border_index(y0 - R + r, height, border);
             const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
-            for (int c = lane; c < kRegTileW + 2 * R; c += 32) {
-                const int sx = cf_border_index(x0 - R + c, width, border);
-                in[r * IN_W + c] = (sy < 0 || sx < 0) ? (uint8_t)border_value : row[sx];
+            for (int b = lane; b < IN_PX * C; b += 32) {
+                const int sx = cf_border_index(x0 - R + b / C, width, border);
+                in[r * IN_STRIDE + b] = (sy < 0 || sx < 0) ? (uint8_t)border_value
+                                                           : row[(size_t)sx * C + b % C];
             }
         }
         __syncthreads();
-        // Horizontal: 4 outputs of one row per item.
-        for (int i = tid; i < IN_H * (kRegTileW / 4); i += kRegThreads) {
-            const int r = i / (kRegTileW / 4), c = (i - r * (kRegTileW / 4)) * 4;
-            const uint32_t *p = reinterpret_cast<const uint32_t *>(in + r * IN_W + c);
+        // Horizontal: 4 output pixels of one row per item.
+        for (int i = tid; i < IN_H * (W / 4); i += kRegThreads) {
+            const int r = i / (W / 4), c = (i - r * (W / 4)) * 4; // first pixel
+            const uint32_t *p = reinterpret_cast<const uint32_t *>(in + r * IN_STRIDE + c * C);
             uint32_t words[WORDS];
 #pragma unroll
             for (int k = 0; k < WORDS; k++) words[k] = p[k];
-            uint32_t acc[4] = { 0, 0, 0, 0 };
+            uint32_t acc[4][C] = {};
 #pragma unroll
-            for (int j = 0; j < K + 3; j++) { // input byte j feeds outputs j-t
-                const uint32_t v = (words[j / 4] >> (8 * (j % 4))) & 0xffu;
+            for (int j = 0; j < 4 + 2 * R; j++) { // input pixel j feeds outputs j - t
+#pragma unroll
+                for (int ch = 0; ch < C; ch++) {
+                    const int byte = j * C + ch;
+                    const uint32_t v = (words[byte / 4] >> (8 * (byte % 4))) & 0xffu;
+#pragma unroll
+                    for (int o = 0; o < 4; o++)
+                        if (j - o >= 0 && j - o < K) acc[o][ch] += kx.w[j - o] * v;
+                }
+            }
+            if constexpr (C == 1) {
+                *reinterpret_cast<uint2 *>(mid + r * W + c) =
+                    make_uint2(cf_blur_round_h(acc[0][0]) | cf_blur_round_h(acc[1][0]) << 16,
+                               cf_blur_round_h(acc[2][0]) | cf_blur_round_h(acc[3][0]) << 16);
+            } else {
 #pragma unroll
                 for (int o = 0; o < 4; o++)
-                    if (j - o >= 0 && j - o < K) acc[o] += kx.w[j - o] * v;
+                    *reinterpret_cast<uint2 *>(mid + (r * W + c + o) * 4) =
+                        make_uint2(cf_blur_round_h(acc[o][0]) | cf_blur_round_h(acc[o][1]) << 16,
+                                   cf_blur_round_h(acc[o][2]) | cf_blur_round_h(acc[o][3]) << 16);
             }
-            uint2 packed = make_uint2(cf_blur_round_h(acc[0]) | cf_blur_round_h(acc[1]) << 16,
-                                      cf_blur_round_h(acc[2]) | cf_blur_round_h(acc[3]) << 16);
-            *reinterpret_cast<uint2 *>(mid + r * kRegTileW + c) = packed;
         }
         __syncthreads();
-        // Vertical: kRegRowsV outputs down one column per thread.
+        // Vertical: ROWS_V output pixels down one column per thread.
         {
-            const int c = tid % kRegTileW, r0 = (tid / kRegTileW) * kRegRowsV;
-            uint32_t acc[kRegRowsV] = {};
+            const int c = tid % W, r0 = (tid / W) * ROWS_V;
+            uint32_t acc[ROWS_V][C] = {};
 #pragma unroll
-            for (int j = 0; j < kRegRowsV + 2 * R; j++) {
-                const uint32_t v = mid[(r0 + j) * kRegTileW + c];
+            for (int j = 0; j < ROWS_V + 2 * R; j++) {
+                uint32_t v[C];
+                if constexpr (C == 1) {
+                    v[0] = mid[(r0 + j) * W + c];
+                } else {
+                    const uint2 q = reinterpret_cast<const uint2 *>(mid)[(r0 + j) * W + c];
+                    v[0] = q.x & 0xffffu, v[1] = q.x >> 16, v[2 % C] = q.y & 0xffffu, v[3 % C] = q.y >> 16;
+                }
 #pragma unroll
-                for (int o = 0; o < kRegRowsV; o++)
-                    if (j - o >= 0 && j - o < K) acc[o] += ky.w[j - o] * v;
+                for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+                    for (int ch = 0; ch < C; ch++)
+                        if (j - o >= 0 && j - o < K) acc[o][ch] += ky.w[j - o] * v[ch];
             }
             const int x = x0 + c;
 #pragma unroll
-            for (int o = 0; o < kRegRowsV; o++) {
+            for (int o = 0; o < ROWS_V; o++) {
                 const int y = y0 + r0 + o;
-                if (x < width && y < height)
-                    dst[(size_t)y * dst_pitch + x] = (uint8_t)cf_blur_round_v(acc[o]);
+                if (x >= width || y >= height)
+                    continue;
+                uint8_t *d = dst + (size_t)y * dst_pitch + (size_t)x * C;
+                if (C == 4 && dst_aligned4) {
+                    uint32_t px = 0;
+#pragma unroll
+                    for (int ch = 0; ch < C; ch++) px |= cf_blur_round_v(acc[o][ch]) << (8 * ch);
+                    *reinterpret_cast<uint32_t *>(d) = px;
+                } else {
+#pragma unroll
+                    for (int ch = 0; ch < C; ch++) d[ch] = (uint8_t)cf_blur_round_v(acc[o][ch]);
+                }
             }
         }
         __syncthreads();
     }
 }
 
-template <int R>
-void launch_gray8_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                      cudaStream_t stream)
+template <int R, int C>
+void launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+                cudaStream_t stream)
 {
     int tiles_y = (p.height + kRegTileH - 1) / kRegTileH;
-    dim3 grid((unsigned)((p.width + kRegTileW - 1) / kRegTileW),
+    dim3 grid((unsigned)((p.width + RegShape<C>::W - 1) / RegShape<C>::W),
               (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
-    blur_gray8_reg<R><<<grid, kRegThreads, 0, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
-                                                        p.width, p.height, p.border,
-                                                        p.border_value, kx, ky);
+    blur8_reg<R, C><<<grid, kRegThreads, 0, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
+                                                      p.width, p.height, p.border, p.border_value,
+                                                      kx, ky);
 }
 
-/* The register-window kernel for the radii it is built for (kernels of 3
- * to 25 taps: 8-bit sigma up to about 4, and 49 taps: sigma 8); false to
- * fall back. */
-bool try_gray8_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                   cudaStream_t stream)
+template <int C>
+bool launch_reg_radius(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+                       cudaStream_t stream)
 {
-    if (p.sample_bytes != 1 || p.channels != 1 || kx.size != ky.size)
-        return false;
     switch (kx.size / 2) {
-    case 1: launch_gray8_reg<1>(kx, ky, p, stream); return true;
-    case 2: launch_gray8_reg<2>(kx, ky, p, stream); return true;
-    case 3: launch_gray8_reg<3>(kx, ky, p, stream); return true;
-    case 4: launch_gray8_reg<4>(kx, ky, p, stream); return true;
-    case 5: launch_gray8_reg<5>(kx, ky, p, stream); return true;
-    case 6: launch_gray8_reg<6>(kx, ky, p, stream); return true;
-    case 7: launch_gray8_reg<7>(kx, ky, p, stream); return true;
-    case 8: launch_gray8_reg<8>(kx, ky, p, stream); return true;
-    case 9: launch_gray8_reg<9>(kx, ky, p, stream); return true;
-    case 10: launch_gray8_reg<10>(kx, ky, p, stream); return true;
-    case 11: launch_gray8_reg<11>(kx, ky, p, stream); return true;
-    case 12: launch_gray8_reg<12>(kx, ky, p, stream); return true;
-    case 24: launch_gray8_reg<24>(kx, ky, p, stream); return true;
+    case 1: launch_reg<1, C>(kx, ky, p, stream); return true;
+    case 2: launch_reg<2, C>(kx, ky, p, stream); return true;
+    case 3: launch_reg<3, C>(kx, ky, p, stream); return true;
+    case 4: launch_reg<4, C>(kx, ky, p, stream); return true;
+    case 5: launch_reg<5, C>(kx, ky, p, stream); return true;
+    case 6: launch_reg<6, C>(kx, ky, p, stream); return true;
+    case 7: launch_reg<7, C>(kx, ky, p, stream); return true;
+    case 8: launch_reg<8, C>(kx, ky, p, stream); return true;
+    case 9: launch_reg<9, C>(kx, ky, p, stream); return true;
+    case 10: launch_reg<10, C>(kx, ky, p, stream); return true;
+    case 11: launch_reg<11, C>(kx, ky, p, stream); return true;
+    case 12: launch_reg<12, C>(kx, ky, p, stream); return true;
+    case 24: launch_reg<24, C>(kx, ky, p, stream); return true;
     }
+    return false;
+}
+
+/* The register-window kernel where it is built (1 or 4 channels of 8
+ * bits, the same radius both ways, kernels of 3 to 25 taps: 8-bit sigma up
+ * to about 4, or 49 taps: sigma 8); false to fall back. */
+bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+              cudaStream_t stream)
+{
+    if (p.sample_bytes != 1 || kx.size != ky.size)
+        return false;
+    if (p.channels == 1)
+        return launch_reg_radius<1>(kx, ky, p, stream);
+    if (p.channels == 4)
+        return launch_reg_radius<4>(kx, ky, p, stream);
     return false;
 }
 
@@ -396,7 +443,7 @@ template <typename T>
 cf_status blur_plane(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
                      void *tmp, size_t tp, cudaStream_t stream)
 {
-    if (try_gray8_reg(kx, ky, p, stream) || try_fused8(kx, ky, p, stream))
+    if (try_reg8(kx, ky, p, stream) || try_fused8(kx, ky, p, stream))
         return CF_CUDA_CHECK(cudaGetLastError());
     switch (p.channels) {
     case 1: launch_horizontal<T, 1>(kx, p, tmp, tp, stream); break;

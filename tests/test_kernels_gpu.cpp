@@ -107,11 +107,11 @@ TEST(GpuExact, BlurAllFormatsRandomParameters)
         }
 }
 
-TEST(GpuExact, BlurGray8EveryRegisterKernelRadius)
+TEST(GpuExact, BlurEveryRegisterKernelRadius)
 {
-    // The single-channel 8-bit kernel is built per radius (1..12 and 24):
-    // each one, every border, random sizes (tiny, odd, wider than a tile or
-    // not), GRAY8 and the Y plane of NV12.
+    // The 1- and 4-channel 8-bit kernels are built per radius (1..12 and
+    // 24): each one, every border, random sizes (tiny, odd, wider than a
+    // tile or not), GRAY8, the Y plane of NV12, RGBA and BGRx.
     CF_REQUIRE_GPU();
     std::mt19937 rng(2024);
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
@@ -122,7 +122,8 @@ TEST(GpuExact, BlurGray8EveryRegisterKernelRadius)
             std::string text = "blur=sigma=" + std::to_string(0.4 + r / 3.0) +
                                ":kernel-size=" + std::to_string(2 * r + 1) + ":border=" + borders[b] +
                                ":border-value=" + std::to_string(rng() % 256);
-            compare_cpu_gpu(text, b % 2 ? CF_FORMAT_NV12 : CF_FORMAT_GRAY8, s, rng);
+            const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA, CF_FORMAT_BGRX };
+            compare_cpu_gpu(text, formats[(r + b) % 4], s, rng);
         }
 }
 
