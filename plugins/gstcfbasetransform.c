@@ -343,7 +343,6 @@ gst_cf_base_transform_set_property (GObject * object, guint prop_id, const GValu
   GST_OBJECT_UNLOCK (self);
 }
 
-
 static void
 gst_cf_base_transform_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)

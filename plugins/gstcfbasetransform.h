@@ -46,11 +46,13 @@ struct _GstCfBaseTransformClass
   void (*release_gpu) (GstCfBaseTransform * self);
 
   /* TRUE for elements whose work is GPU work (the filters): on a GPU
-   * machine, when upstream asks whether we take caps it can give in CUDA
-   * memory, the sink pad answers with the CUDA ones only. Otherwise a peer
-   * that prefers passthrough (gst-plugins-bad's cudaupload) would hand us
-   * system memory, to be staged through the GPU on every buffer. FALSE
-   * (the default) for cudaupload/cudadownload, where passthrough is right. */
+   * machine, when an upstream transform asks whether we take caps it can
+   * give in CUDA memory, the sink pad answers with the CUDA ones only.
+   * Otherwise a peer that prefers passthrough (gst-plugins-bad's
+   * cudaupload) would hand us system memory, to be staged through the GPU
+   * on every buffer. Other peers (a tee merging its branches' answers) get
+   * the full answer. FALSE (the default) for cudaupload/cudadownload,
+   * where passthrough is right. */
   gboolean prefer_cuda_input;
 };
 
