@@ -129,12 +129,13 @@ gst_cf_base_transform_class_init_transfer (GstCfBaseTransformClass * klass,
   G_OBJECT_CLASS (klass)->get_property = gst_cf_base_transform_get_property;
   g_object_class_install_property (G_OBJECT_CLASS (klass), PROP_FRAMES_IN_FLIGHT,
       g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Most frames whose copy is queued on the GPU but not yet pushed. 1 pushes each "
-          "frame as soon as its copy is done. More lets copies in both directions and the "
-          "kernels between overlap (3 is enough for full PCIe speed); a frame is then pushed "
-          "once later frames are queued behind it, or at EOS, caps, segment and other "
-          "serialized events, so an application that waits for each result before pushing "
-          "the next frame must keep 1. Ignored with a live source.",
+          "Maximum number of frames whose copy is queued on the GPU but not yet pushed. 1 "
+          "pushes each frame as soon as its copy is done. More lets copies in both "
+          "directions and the kernels between overlap (set 3 on both cudaupload and "
+          "cudadownload for full PCIe speed); a frame is then pushed once later frames are "
+          "queued behind it, or at EOS, caps, segment and other serialized events, so an "
+          "application that waits for each result before pushing the next frame must keep 1. "
+          "No effect with a live source, a bounded buffer pool or without a GPU.",
           1, MAX_FRAMES_IN_FLIGHT, DEFAULT_FRAMES_IN_FLIGHT,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
   klass->transform_structure = transform_structure;
@@ -831,8 +832,16 @@ map_frame (GstCfBaseTransform * self, GstVideoFrame * frame, GstBuffer * buffer,
   /* With GST_MAP_CUDA, GstCudaMemory maps to its device pointer (after
    * uploading any pending CPU writes), so the planes are device pointers. */
   if (!gst_video_frame_map (frame, &info, buffer, flags | (cuda ? GST_MAP_CUDA : 0))) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Cannot map a %s video frame.",
-            cuda ? "CUDA" : "system memory"), (NULL));
+    /* Most often a buffer smaller than its caps say (strides without
+     * GStreamer's padding and no GstVideoMeta): say both sizes. */
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Cannot map a %s video frame: the buffer holds %" G_GSIZE_FORMAT " bytes, %s %s "
+            "%dx%d needs %" G_GSIZE_FORMAT " with the strides it uses.",
+            cuda ? "CUDA" : "system memory", gst_buffer_get_size (buffer),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (&info)),
+            gst_buffer_get_video_meta (buffer) ? "(GstVideoMeta)" : "(default strides)",
+            GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_INFO_HEIGHT (&info),
+            GST_VIDEO_INFO_SIZE (&info)), (NULL));
     return FALSE;
   }
   return TRUE;
