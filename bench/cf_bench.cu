@@ -4,7 +4,9 @@
 // table; the device-copy bandwidth and the 32-bit integer multiply-add rate
 // measured in the same run are the ceilings each row is compared with.
 //
-//   cf-bench [--width W] [--height H] [--reps N]
+//   cf-bench [--width W] [--height H] [--reps N] [--only TEXT]
+//
+// --only runs just the cases whose label contains TEXT (for a profiler).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -41,6 +43,12 @@ extern "C" {
 namespace {
 
 int g_reps = 50;
+const char *g_only = nullptr; // run only cases whose label contains this
+
+bool wanted(const char *label)
+{
+    return !g_only || std::strstr(label, g_only);
+}
 const size_t kWorkingSet = 512ull << 20; // bytes of inputs rotated through, >> 60 MB L2
 
 // Median over `reps` samples of the time per run of fn(i) (i = run index,
@@ -199,6 +207,7 @@ int main(int argc, char **argv)
         if (!std::strcmp(argv[i], "--width")) w = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--height")) h = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--only")) g_only = argv[i + 1];
     }
     int n = 0;
     CF_CHECK(cf_device_count(&n));
@@ -224,14 +233,25 @@ int main(int argc, char **argv)
                   { CF_FORMAT_RGB, "gray RGB->GRAY8" },   { CF_FORMAT_NV12, "gray NV12->GRAY8" },
                   { CF_FORMAT_I420, "gray I420->GRAY8" }, { CF_FORMAT_P010_10LE, "gray P010->GRAY8" },
                   { CF_FORMAT_GRAY16_LE, "gray GRAY16->GRAY8" } };
-    for (const GrayCase &g : grays) {
-        const cf_format_info *fi = cf_format_get_info(g.in);
-        bool rgb = fi->r_offset >= 0;
-        double read = rgb ? (double)frame_bytes(g.in, w, h)
-                          : (double)cf_format_plane_row_bytes(g.in, 0, w) * h;
-        double ms = time_filter("gray", g.in, CF_FORMAT_GRAY8, w, h);
-        row(g.text, ms, read + (double)w * h, rgb ? 3.0 * w * h : 0, c);
-    }
+    // Gray at the frame size and at twice it each way: a 4K GRAY8 plane
+    // read and written (16.6 MB) still fits in the 60 MB L2, an 8K one
+    // (66 MB) does not.
+    for (int scale : { 1, 2 })
+        for (const GrayCase &g : grays) {
+            const int gw = w * scale, gh = h * scale;
+            char label[64];
+            std::snprintf(label, sizeof label, "%s", g.text);
+            if (scale == 2)
+                std::snprintf(label, sizeof label, "%s %dx%d", g.text, gw, gh);
+            if (!wanted(label))
+                continue;
+            const cf_format_info *fi = cf_format_get_info(g.in);
+            bool rgb = fi->r_offset >= 0;
+            double read = rgb ? (double)frame_bytes(g.in, gw, gh)
+                              : (double)cf_format_plane_row_bytes(g.in, 0, gw) * gh;
+            double ms = time_filter("gray", g.in, CF_FORMAT_GRAY8, gw, gh);
+            row(label, ms, read + (double)gw * gh, rgb ? 3.0 * gw * gh : 0, c);
+        }
     struct BlurCase {
         cf_format f;
         double sigma;
@@ -242,6 +262,8 @@ int main(int argc, char **argv)
         std::snprintf(text, sizeof text, "blur=sigma=%g", b.sigma);
         std::snprintf(label, sizeof label, "blur sigma %g %s (%d taps)", b.sigma,
                       cf_format_name(b.f), taps(b.sigma, 8));
+        if (!wanted(label))
+            continue;
         double bytes = 2.0 * frame_bytes(b.f, w, h);
         double samples = (double)frame_bytes(b.f, w, h);
         double ms = time_filter(text, b.f, b.f, w, h);
@@ -249,6 +271,8 @@ int main(int argc, char **argv)
     }
     // Transfers of one RGBA frame: pinned and pageable host memory.
     for (cf_memory hm : { CF_MEMORY_PINNED_HOST, CF_MEMORY_HOST }) {
+        if (!wanted("upload download"))
+            continue;
         cf_frame host, dev;
         CF_CHECK(cf_frame_alloc(&host, CF_FORMAT_RGBA, w, h, hm));
         std::memset(host.data[0], 7, host.pitch[0] * h);

@@ -1,7 +1,7 @@
 /* CUDA blur with the arithmetic of blur.h.
  *
- * 8-bit planes of 1 or 4 channels with the same radius both ways, for the
- * radii it is built for (1-12, 24): blur8_reg, both passes per tile in
+ * 8-bit planes of 1, 2 or 4 channels with the same radius both ways, for
+ * the radii it is built for (1-12, 24): blur8_reg, both passes per tile in
  * shared memory, several outputs per thread from a window of registers.
  *
  * Other 8-bit planes with kernels that fit: one fused kernel per 32x32 tile. It
@@ -234,54 +234,90 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
     }
 }
 
-/* 8-bit planes of 1 or 4 interleaved channels (GRAY8, the Y of NV12/I420;
- * RGBA and kin) with the same radius both ways, for the radii built here
- * (1-12 and 24): the arithmetic of blur_fused8, with each thread computing
- * several outputs from a window of inputs held in registers, so a
- * multiply-add is one IMAD whose weight comes straight from the constant
- * bank instead of a shared load plus a constant load. Per block a
- * RegShape<C>::W x kRegTileH output tile; the horizontal pass makes 4
- * pixels a thread from 32-bit shared loads (4 gray samples, or one RGBA
- * pixel, a word), the vertical pass RowsV pixels down a column. */
-template <int C> struct RegShape;
-template <> struct RegShape<1> { static constexpr int W = 64, RowsV = 8; };
-template <> struct RegShape<4> { static constexpr int W = 32, RowsV = 4; };
-constexpr int kRegTileH = 32, kRegThreads = 256; // W * kRegTileH / RowsV threads
+/* 8-bit planes of 1, 2 or 4 interleaved channels (GRAY8 and the Y of
+ * NV12/I420; the UV of NV12; RGBA and kin) with the same radius both ways,
+ * for the radii built here (1-12 and 24): the arithmetic of blur_fused8,
+ * with each thread computing several outputs from a window of inputs held
+ * in registers, so a multiply-add is one IMAD whose weight comes straight
+ * from the constant bank instead of a shared load plus a constant load.
+ *
+ * Per block a W x H output tile (RegShape). The block stages the tile
+ * plus the radius on every side in shared memory: with 16-byte loads when
+ * all of it lies inside the frame and the rows are 16-byte aligned (every
+ * tile but those at the frame's edges, for our pools), else a byte at a
+ * time with the border folded. The horizontal pass then makes 4 pixels a
+ * thread from 32-bit shared loads for all H + 2R staged rows, the vertical
+ * pass RowsV pixels down a column. Taller tiles for wider kernels cut the
+ * rows the horizontal pass does twice (2R per tile) and the shared loads
+ * per output of the vertical pass ((RowsV + 2R) / RowsV). */
+template <int C, int R> struct RegShape;
+template <int R> struct RegShape<1, R> {
+    static constexpr int W = 64, H = R <= 3 ? 32 : R <= 12 ? 64 : 128, RowsV = H / 4;
+};
+template <int R> struct RegShape<2, R> {
+    static constexpr int W = 32, H = R <= 3 ? 32 : 64, RowsV = H / 8;
+};
+template <int R> struct RegShape<4, R> {
+    static constexpr int W = 32, H = 32, RowsV = 4;
+};
+constexpr int kRegThreads = 256; // W * H / RowsV threads
 
 template <int R, int C>
-__global__ void __launch_bounds__(kRegThreads)
+__global__ void __launch_bounds__(kRegThreads, 4)
 blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict__ dst,
           size_t dst_pitch, int width, int height, int border, uint32_t border_value,
           const __grid_constant__ cf_blur_kernel kx, const __grid_constant__ cf_blur_kernel ky)
 {
-    constexpr int K = 2 * R + 1, W = RegShape<C>::W, ROWS_V = RegShape<C>::RowsV;
-    static_assert(W * kRegTileH / ROWS_V == kRegThreads, "one vertical item per thread");
-    constexpr int IN_H = kRegTileH + 2 * R, IN_PX = W + 2 * R;
-    constexpr int IN_STRIDE = (IN_PX * C + 15) / 16 * 16;      // bytes per staged row
-    constexpr int WORDS = C == 1 ? (4 + 2 * R + 3) / 4 : 4 + 2 * R; // words per 4 outputs
+    using Shape = RegShape<C, R>;
+    constexpr int K = 2 * R + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
+    static_assert(W * H / ROWS_V == kRegThreads, "one vertical item per thread");
+    static_assert(W * C % 16 == 0, "tiles start on 16-byte boundaries");
+    constexpr int IN_H = H + 2 * R, IN_PX = W + 2 * R;
+    // A staged row starts 16-byte aligned, LEFT bytes left of the tile; the
+    // pixel x0 - R is its byte OFF.
+    constexpr int OFF = (16 - R * C % 16) % 16, LEFT = R * C + OFF;
+    constexpr int IN_STRIDE = (OFF + IN_PX * C + 15) / 16 * 16; // bytes per staged row
+    constexpr int VECS = IN_STRIDE / 16;
+    // Horizontal item: 4 outputs from the words holding bytes SO .. of the
+    // word-aligned window starting at its first input pixel.
+    constexpr int SO = OFF % 4, WORDS = (SO + (4 + 2 * R) * C + 3) / 4;
     __shared__ __align__(16) uint8_t in[IN_H * IN_STRIDE + 16]; // + slack for word loads
     __shared__ __align__(16) uint16_t mid[IN_H * W * C];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int tiles_y = (height + kRegTileH - 1) / kRegTileH;
+    const int tiles_y = (height + H - 1) / H;
     const int x0 = blockIdx.x * W;
-    const bool dst_aligned4 = ((uintptr_t)dst | dst_pitch) % 4 == 0;
+    const bool dst_aligned = ((uintptr_t)dst | dst_pitch) % C == 0;
+    // Every staged byte, alignment padding included, inside the row's pixels.
+    const bool inside_x = ((uintptr_t)src | src_pitch) % 16 == 0 && x0 * C - LEFT >= 0 &&
+                          x0 * C - LEFT + IN_STRIDE <= width * C;
     for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
-        const int y0 = ty * kRegTileH;
-        // Stage the tile plus the radius, border folded; a warp per row.
-        for (int r = warp; r < IN_H; r += kRegThreads / 32) {
-            const int sy = cf_border_index(y0 - R + r, height, border);
-            const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
-            for (int b = lane; b < IN_PX * C; b += 32) {
-                const int sx = cf_border_index(x0 - R + b / C, width, border);
-                in[r * IN_STRIDE + b] = (sy < 0 || sx < 0) ? (uint8_t)border_value
-                                                           : row[(size_t)sx * C + b % C];
+        const int y0 = ty * H;
+        if (inside_x && y0 - R >= 0 && y0 + H + R <= height) {
+            // Whole tile and radius inside the frame: 16-byte copies.
+            const uint8_t *base = src + (size_t)(y0 - R) * src_pitch + (size_t)x0 * C - LEFT;
+            for (int i = tid; i < IN_H * VECS; i += kRegThreads) {
+                const int r = i / VECS, v = i - r * VECS;
+                *reinterpret_cast<uint4 *>(in + r * IN_STRIDE + 16 * v) =
+                    reinterpret_cast<const uint4 *>(base + (size_t)r * src_pitch)[v];
+            }
+        } else {
+            // At an edge: a byte at a time, border folded; a warp per row.
+            for (int r = warp; r < IN_H; r += kRegThreads / 32) {
+                const int sy = cf_border_index(y0 - R + r, height, border);
+                const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
+                for (int b = lane; b < IN_PX * C; b += 32) {
+                    const int sx = cf_border_index(x0 - R + b / C, width, border);
+                    in[r * IN_STRIDE + OFF + b] = (sy < 0 || sx < 0) ? (uint8_t)border_value
+                                                                     : row[(size_t)sx * C + b % C];
+                }
             }
         }
         __syncthreads();
         // Horizontal: 4 output pixels of one row per item.
         for (int i = tid; i < IN_H * (W / 4); i += kRegThreads) {
             const int r = i / (W / 4), c = (i - r * (W / 4)) * 4; // first pixel
-            const uint32_t *p = reinterpret_cast<const uint32_t *>(in + r * IN_STRIDE + c * C);
+            const uint32_t *p =
+                reinterpret_cast<const uint32_t *>(in + r * IN_STRIDE + OFF - SO + c * C);
             uint32_t words[WORDS];
 #pragma unroll
             for (int k = 0; k < WORDS; k++) words[k] = p[k];
@@ -290,21 +326,28 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
             for (int j = 0; j < 4 + 2 * R; j++) { // input pixel j feeds outputs j - t
 #pragma unroll
                 for (int ch = 0; ch < C; ch++) {
-                    const int byte = j * C + ch;
+                    const int byte = SO + j * C + ch;
                     const uint32_t v = (words[byte / 4] >> (8 * (byte % 4))) & 0xffu;
 #pragma unroll
                     for (int o = 0; o < 4; o++)
                         if (j - o >= 0 && j - o < K) acc[o][ch] += kx.w[j - o] * v;
                 }
             }
+            uint16_t *m = mid + (r * W + c) * C;
             if constexpr (C == 1) {
-                *reinterpret_cast<uint2 *>(mid + r * W + c) =
+                *reinterpret_cast<uint2 *>(m) =
                     make_uint2(cf_blur_round_h(acc[0][0]) | cf_blur_round_h(acc[1][0]) << 16,
                                cf_blur_round_h(acc[2][0]) | cf_blur_round_h(acc[3][0]) << 16);
+            } else if constexpr (C == 2) {
+                *reinterpret_cast<uint4 *>(m) =
+                    make_uint4(cf_blur_round_h(acc[0][0]) | cf_blur_round_h(acc[0][1]) << 16,
+                               cf_blur_round_h(acc[1][0]) | cf_blur_round_h(acc[1][1]) << 16,
+                               cf_blur_round_h(acc[2][0]) | cf_blur_round_h(acc[2][1]) << 16,
+                               cf_blur_round_h(acc[3][0]) | cf_blur_round_h(acc[3][1]) << 16);
             } else {
 #pragma unroll
                 for (int o = 0; o < 4; o++)
-                    *reinterpret_cast<uint2 *>(mid + (r * W + c + o) * 4) =
+                    *reinterpret_cast<uint2 *>(m + o * 4) =
                         make_uint2(cf_blur_round_h(acc[o][0]) | cf_blur_round_h(acc[o][1]) << 16,
                                    cf_blur_round_h(acc[o][2]) | cf_blur_round_h(acc[o][3]) << 16);
             }
@@ -319,9 +362,13 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
                 uint32_t v[C];
                 if constexpr (C == 1) {
                     v[0] = mid[(r0 + j) * W + c];
+                } else if constexpr (C == 2) {
+                    const uint32_t q = reinterpret_cast<const uint32_t *>(mid)[(r0 + j) * W + c];
+                    v[0] = q & 0xffffu, v[1 % C] = q >> 16;
                 } else {
                     const uint2 q = reinterpret_cast<const uint2 *>(mid)[(r0 + j) * W + c];
-                    v[0] = q.x & 0xffffu, v[1] = q.x >> 16, v[2 % C] = q.y & 0xffffu, v[3 % C] = q.y >> 16;
+                    v[0] = q.x & 0xffffu, v[1 % C] = q.x >> 16, v[2 % C] = q.y & 0xffffu,
+                    v[3 % C] = q.y >> 16;
                 }
 #pragma unroll
                 for (int o = 0; o < ROWS_V; o++)
@@ -336,11 +383,14 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
                 if (x >= width || y >= height)
                     continue;
                 uint8_t *d = dst + (size_t)y * dst_pitch + (size_t)x * C;
-                if (C == 4 && dst_aligned4) {
+                if (C > 1 && dst_aligned) {
                     uint32_t px = 0;
 #pragma unroll
                     for (int ch = 0; ch < C; ch++) px |= cf_blur_round_v(acc[o][ch]) << (8 * ch);
-                    *reinterpret_cast<uint32_t *>(d) = px;
+                    if (C == 4)
+                        *reinterpret_cast<uint32_t *>(d) = px;
+                    else
+                        *reinterpret_cast<uint16_t *>(d) = (uint16_t)px;
                 } else {
 #pragma unroll
                     for (int ch = 0; ch < C; ch++) d[ch] = (uint8_t)cf_blur_round_v(acc[o][ch]);
@@ -355,8 +405,9 @@ template <int R, int C>
 void launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
                 cudaStream_t stream)
 {
-    int tiles_y = (p.height + kRegTileH - 1) / kRegTileH;
-    dim3 grid((unsigned)((p.width + RegShape<C>::W - 1) / RegShape<C>::W),
+    using Shape = RegShape<C, R>;
+    int tiles_y = (p.height + Shape::H - 1) / Shape::H;
+    dim3 grid((unsigned)((p.width + Shape::W - 1) / Shape::W),
               (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
     blur8_reg<R, C><<<grid, kRegThreads, 0, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
                                                       p.width, p.height, p.border, p.border_value,
@@ -385,7 +436,7 @@ bool launch_reg_radius(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const
     return false;
 }
 
-/* The register-window kernel where it is built (1 or 4 channels of 8
+/* The register-window kernel where it is built (1, 2 or 4 channels of 8
  * bits, the same radius both ways, kernels of 3 to 25 taps: 8-bit sigma up
  * to about 4, or 49 taps: sigma 8); false to fall back. */
 bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
@@ -395,6 +446,8 @@ bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_
         return false;
     if (p.channels == 1)
         return launch_reg_radius<1>(kx, ky, p, stream);
+    if (p.channels == 2)
+        return launch_reg_radius<2>(kx, ky, p, stream);
     if (p.channels == 4)
         return launch_reg_radius<4>(kx, ky, p, stream);
     return false;

@@ -5,8 +5,8 @@
  * strides only when the row bytes are a multiple of 16) each thread
  * moves one 16-byte store's worth of output from 16-byte loads, with the
  * channel order a template parameter so every byte is picked out of
- * registers; 4-byte aligned rows take 4 pixels per thread; anything else
- * one pixel per thread. */
+ * registers; 4-byte aligned RGB rows take 4 pixels per thread; anything
+ * else one pixel per thread. */
 #include <cuda_runtime.h>
 
 #include "gray.h"
@@ -44,34 +44,6 @@ bool aligned4(const void *p, size_t pitch)
     return ((uintptr_t)p | pitch) % 4 == 0;
 }
 
-/* 4 pixels of BPP (3 or 4) bytes per thread: BPP 32-bit words in, one
- * 32-bit word out. Needs 4-byte aligned rows and a width that is a multiple
- * of 4 (the launcher checks). */
-template <int BPP>
-__global__ void gray_rgb_x4(const uint8_t *__restrict__ src, size_t src_pitch, int r_off,
-                            int g_off, int b_off, uint8_t *__restrict__ dst, size_t dst_pitch,
-                            int quads, int height, cf_gray_weights w)
-{
-    int q = blockIdx.x * blockDim.x + threadIdx.x;
-    if (q >= quads)
-        return;
-    for (int y = blockIdx.y; y < height; y += gridDim.y) {
-        const uint32_t *s = reinterpret_cast<const uint32_t *>(src + (size_t)y * src_pitch) + (size_t)q * BPP;
-        uint32_t words[BPP];
-#pragma unroll
-        for (int i = 0; i < BPP; i++)
-            words[i] = s[i];
-        const uint8_t *b = reinterpret_cast<const uint8_t *>(words);
-        uint32_t out = 0;
-#pragma unroll
-        for (int p = 0; p < 4; p++)
-            out |= (uint32_t)cf_gray_luma(b[p * BPP + r_off], b[p * BPP + g_off], b[p * BPP + b_off], w)
-                   << (8 * p);
-        reinterpret_cast<uint32_t *>(dst + (size_t)y * dst_pitch)[q] = out;
-    }
-}
-
-
 /* A byte of a little-endian array of 32-bit words, at a compile-time index
  * (the words stay in registers). */
 template <int I>
@@ -93,6 +65,27 @@ __device__ __forceinline__ uint32_t pack_luma4(const uint32_t *words, cf_gray_we
 {
     return luma_of_pixel<BPP, R, B, P0>(words, w) | luma_of_pixel<BPP, R, B, P0 + 1>(words, w) << 8 |
            luma_of_pixel<BPP, R, B, P0 + 2>(words, w) << 16 | luma_of_pixel<BPP, R, B, P0 + 3>(words, w) << 24;
+}
+
+/* 4 pixels of BPP (3 or 4) bytes per thread, G at byte 1, R at byte R
+ * and B at byte B: BPP 32-bit words in, one 32-bit word out. Needs 4-byte
+ * aligned rows and a width that is a multiple of 4 (the launcher checks). */
+template <int BPP, int R, int B>
+__global__ void gray_rgb_x4(const uint8_t *__restrict__ src, size_t src_pitch,
+                            uint8_t *__restrict__ dst, size_t dst_pitch, int quads, int height,
+                            cf_gray_weights w)
+{
+    int q = blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= quads)
+        return;
+    for (int y = blockIdx.y; y < height; y += gridDim.y) {
+        const uint32_t *s = reinterpret_cast<const uint32_t *>(src + (size_t)y * src_pitch) + (size_t)q * BPP;
+        uint32_t words[BPP];
+#pragma unroll
+        for (int i = 0; i < BPP; i++)
+            words[i] = s[i];
+        reinterpret_cast<uint32_t *>(dst + (size_t)y * dst_pitch)[q] = pack_luma4<BPP, R, B, 0>(words, w);
+    }
 }
 
 /* 16 pixels of BPP (3 or 4) bytes per thread, G at byte 1, R at byte R
@@ -139,104 +132,56 @@ bool aligned16(const void *p, size_t pitch)
 }
 
 /* Grid of the 16-byte kernels: blocks of 64 threads across and 4 rows,
- * each block covering about @rows_per_block rows (more rows per block
- * share the cost of loading a lookup table). */
-dim3 x16_grid(int groups, int height, int rows_per_block, dim3 *block)
+ * a row per thread (up to the grid.y limit). */
+dim3 x16_grid(int groups, int height, dim3 *block)
 {
     *block = dim3(64, 4);
-    return dim3((unsigned)((groups + 63) / 64),
-                grid_rows((height + rows_per_block - 1) / rows_per_block));
+    return dim3((unsigned)((groups + 63) / 64), grid_rows((height + 3) / 4));
 }
 
 template <int BPP, int R, int B>
 void launch_rgb_x16(const cf_frame *src, cf_frame *dst, cf_gray_weights w, cudaStream_t stream)
 {
-    dim3 block, grid = x16_grid((src->width + 15) / 16, src->height, 4, &block);
+    dim3 block, grid = x16_grid((src->width + 15) / 16, src->height, &block);
     gray_rgb_x16<BPP, R, B><<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0],
                                                         dst->pitch[0], src->width, src->height, w);
 }
 
-/* Range expansion through a table (8- and 10-bit samples): built from
- * cf_gray_expand on the host, so it gives exactly what the CPU twin
- * computes, and staged in shared memory because a warp's lookups scatter. */
-struct GrayLut {
-    uint8_t v[1024];
-};
-
-GrayLut make_lut(const cf_gray_plan &plan, int depth)
+/* Luma (8-bit samples, or 16-bit ones shifted down) to GRAY8, one sample
+ * per thread: rows of any alignment. */
+template <typename T>
+__global__ void gray_luma(const uint8_t *__restrict__ src, size_t src_pitch,
+                          uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
+                          cf_gray_plan plan)
 {
-    GrayLut lut;
-    for (int i = 0; i < (1 << depth); i++)
-        lut.v[i] = cf_gray_expand(i, plan.lo, plan.span);
-    return lut;
-}
-
-/* 4 samples per thread when rows are aligned and the width is a multiple
- * of 4 (X4), else one. */
-template <typename T, bool X4>
-__global__ void gray_luma_lut(const uint8_t *__restrict__ src, size_t src_pitch, int shift,
-                              int entries, uint8_t *__restrict__ dst, size_t dst_pitch, int width,
-                              int height, GrayLut lut)
-{
-    __shared__ uint8_t table[1024];
-    for (int i = threadIdx.x; i < entries; i += blockDim.x)
-        table[i] = lut.v[i];
-    __syncthreads();
-    const int per = X4 ? 4 : 1;
-    int x = (blockIdx.x * blockDim.x + threadIdx.x) * per;
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= width)
         return;
-    // Out-of-range samples (garbage above 10 bits) take the last entry, as
-    // cf_gray_expand clamps them on the CPU.
-    const int last = entries - 1;
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
-        const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch) + x;
-        uint8_t *d = dst + (size_t)y * dst_pitch + x;
-        if (X4) {
-            T v[4];
-            if (sizeof(T) == 1) {
-                uint32_t word = *reinterpret_cast<const uint32_t *>(s);
-                for (int i = 0; i < 4; i++) v[i] = (T)(word >> (8 * i));
-            } else {
-                uint2 words = *reinterpret_cast<const uint2 *>(s);
-                v[0] = (T)words.x, v[1] = (T)(words.x >> 16), v[2] = (T)words.y, v[3] = (T)(words.y >> 16);
-            }
-            uint32_t out = 0;
-#pragma unroll
-            for (int i = 0; i < 4; i++)
-                out |= (uint32_t)table[min((int)(v[i] >> shift), last)] << (8 * i);
-            *reinterpret_cast<uint32_t *>(d) = out;
-        } else {
-            d[0] = table[min((int)(s[0] >> shift), last)];
-        }
+        int v = reinterpret_cast<const T *>(src + (size_t)y * src_pitch)[x] >> plan.shift;
+        dst[(size_t)y * dst_pitch + x] =
+            cf_gray_expand_magic(v, plan.lo, plan.span, plan.magic, plan.magic_shift);
     }
 }
 
-/* One 16-byte load of samples per thread (16 of 8 bits or 8 of 16 bits)
- * and one store of as many GRAY8 bytes. Lut: the expansion through the
- * shared-memory table (8- and 10-bit samples), else computed per sample
- * (16-bit). Needs 16-byte aligned source rows and destination rows
- * aligned to the store; the last width % PER samples of a row are done one
- * by one by the row's last thread. */
-template <typename T, bool Lut>
-__global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch, int shift,
-                              int entries, int lo, int span, uint8_t *__restrict__ dst,
-                              size_t dst_pitch, int width, int height, GrayLut lut)
+/* The same with one 16-byte load of samples per thread (16 of 8 bits or 8
+ * of 16 bits) and one store of as many GRAY8 bytes; no table and no
+ * shared memory, so nothing waits before the load goes out. Needs 16-byte
+ * aligned source rows and destination rows aligned to the store; the last
+ * width % PER samples of a row are done one by one by the row's last
+ * thread. */
+template <typename T>
+__global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
+                              uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
+                              cf_gray_plan plan)
 {
     constexpr int PER = 16 / (int)sizeof(T);
-    __shared__ uint8_t table[Lut ? 1024 : 1];
-    if (Lut) {
-        for (int i = threadIdx.y * blockDim.x + threadIdx.x; i < entries; i += blockDim.x * blockDim.y)
-            table[i] = lut.v[i];
-        __syncthreads();
-    }
     int q = blockIdx.x * blockDim.x + threadIdx.x;
     if (q * PER >= width)
         return;
-    const int last = entries - 1;
     auto expand = [&](uint32_t sample) -> uint32_t {
-        int v = (int)(sample >> shift);
-        return Lut ? table[min(v, last)] : cf_gray_expand(v, lo, span);
+        return cf_gray_expand_magic((int)(sample >> plan.shift), plan.lo, plan.span, plan.magic,
+                                    plan.magic_shift);
     };
     for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y) {
         const uint8_t *srow = src + (size_t)y * src_pitch;
@@ -267,57 +212,21 @@ __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
     }
 }
 
-/* Luma to GRAY8 with the 16-byte kernel, if the rows allow it. */
-template <typename T, bool Lut>
-bool launch_luma_x16(const cf_gray_plan &plan, int entries, const GrayLut &lut,
-                     const cf_frame *src, cf_frame *dst, cudaStream_t stream)
+/* Luma to GRAY8: the 16-byte kernel if the rows allow it, else one sample
+ * per thread. */
+template <typename T>
+void launch_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst, cudaStream_t stream)
 {
     const int per = 16 / (int)sizeof(T);
-    if (!aligned16(src->data[0], src->pitch[0]) || ((uintptr_t)dst->data[0] | dst->pitch[0]) % per)
-        return false;
-    // A table is loaded per block: let more rows share it.
-    dim3 block, grid = x16_grid((src->width + per - 1) / per, src->height, Lut ? 16 : 4, &block);
-    gray_luma_x16<T, Lut><<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], plan.shift, entries,
-                                                      plan.lo, plan.span, dst->data[0], dst->pitch[0],
-                                                      src->width, src->height, lut);
-    return true;
-}
-
-template <typename T>
-void launch_luma_lut(const cf_gray_plan &plan, int depth, const cf_frame *src, cf_frame *dst,
-                     cudaStream_t stream)
-{
-    GrayLut lut = make_lut(plan, depth);
-    if (launch_luma_x16<T, true>(plan, 1 << depth, lut, src, dst, stream))
+    if (aligned16(src->data[0], src->pitch[0]) && ((uintptr_t)dst->data[0] | dst->pitch[0]) % per == 0) {
+        dim3 block, grid = x16_grid((src->width + per - 1) / per, src->height, &block);
+        gray_luma_x16<T><<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0],
+                                                     dst->pitch[0], src->width, src->height, plan);
         return;
-    bool x4 = src->width % 4 == 0 && ((uintptr_t)src->data[0] | src->pitch[0]) % (4 * sizeof(T)) == 0 &&
-              aligned4(dst->data[0], dst->pitch[0]);
-    int threads_x = x4 ? src->width / 4 : src->width;
-    // About 8 rows per block, so each block's table load is shared by several rows.
-    dim3 grid((unsigned)((threads_x + 255) / 256), grid_rows((src->height + 7) / 8));
-    if (x4)
-        gray_luma_lut<T, true><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan.shift,
-                                                         1 << depth, dst->data[0], dst->pitch[0],
-                                                         src->width, src->height, lut);
-    else
-        gray_luma_lut<T, false><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan.shift,
-                                                          1 << depth, dst->data[0], dst->pitch[0],
-                                                          src->width, src->height, lut);
-}
-
-/* 16-bit samples: the expansion computed per sample. */
-template <typename T>
-__global__ void gray_luma(const uint8_t *__restrict__ src, size_t src_pitch, int shift, int lo,
-                          int span, uint8_t *__restrict__ dst, size_t dst_pitch, int width,
-                          int height)
-{
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= width)
-        return;
-    for (int y = blockIdx.y; y < height; y += gridDim.y) {
-        int v = reinterpret_cast<const T *>(src + (size_t)y * src_pitch)[x] >> shift;
-        dst[(size_t)y * dst_pitch + x] = cf_gray_expand(v, lo, span);
     }
+    dim3 grid((unsigned)((src->width + 255) / 256), grid_rows(src->height));
+    gray_luma<T><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0],
+                                           dst->pitch[0], src->width, src->height, plan);
 }
 
 __global__ void fill16(uint8_t *dst, size_t pitch, int samples, int height, uint16_t value)
@@ -376,17 +285,14 @@ extern "C" cf_status cf_gray_cuda(const cf_gray_plan *plan, const cf_frame *src,
         else
             launch_rgb_x16<3, 2, 0>(src, dst, plan->w, stream);
     } else if (plan->from_rgb && !plan->keep_format && src->width % 4 == 0 && (bpp == 3 || bpp == 4) &&
-        aligned4(src->data[0], src->pitch[0]) && aligned4(dst->data[0], dst->pitch[0])) {
+               (rgb_order || bgr_order) && aligned4(src->data[0], src->pitch[0]) &&
+               aligned4(dst->data[0], dst->pitch[0])) {
         int quads = src->width / 4;
         dim3 qgrid((unsigned)((quads + 255) / 256), grid_rows(src->height));
-        if (bpp == 4)
-            gray_rgb_x4<4><<<qgrid, 256, 0, stream>>>(src->data[0], src->pitch[0], info->r_offset,
-                                                      info->g_offset, info->b_offset, dst->data[0],
-                                                      dst->pitch[0], quads, src->height, plan->w);
-        else
-            gray_rgb_x4<3><<<qgrid, 256, 0, stream>>>(src->data[0], src->pitch[0], info->r_offset,
-                                                      info->g_offset, info->b_offset, dst->data[0],
-                                                      dst->pitch[0], quads, src->height, plan->w);
+        auto x4 = bpp == 4 ? (rgb_order ? gray_rgb_x4<4, 0, 2> : gray_rgb_x4<4, 2, 0>)
+                           : (rgb_order ? gray_rgb_x4<3, 0, 2> : gray_rgb_x4<3, 2, 0>);
+        x4<<<qgrid, 256, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0], dst->pitch[0],
+                                      quads, src->height, plan->w);
     } else if (plan->from_rgb && plan->keep_format)
         gray_rgb<true><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], info->pixel_bytes[0],
                                                  info->r_offset, info->g_offset, info->b_offset,
@@ -397,13 +303,9 @@ extern "C" cf_status cf_gray_cuda(const cf_gray_plan *plan, const cf_frame *src,
                                                   info->r_offset, info->g_offset, info->b_offset,
                                                   dst->data[0], dst->pitch[0], src->width,
                                                   src->height, plan->w);
-    else if (info->depth <= 10 && plan->sample_bytes == 1)
-        launch_luma_lut<uint8_t>(*plan, info->depth, src, dst, stream);
-    else if (info->depth <= 10)
-        launch_luma_lut<uint16_t>(*plan, info->depth, src, dst, stream);
-    else if (!launch_luma_x16<uint16_t, false>(*plan, 0, GrayLut{}, src, dst, stream))
-        gray_luma<uint16_t><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], plan->shift,
-                                                      plan->lo, plan->span, dst->data[0],
-                                                      dst->pitch[0], src->width, src->height);
+    else if (plan->sample_bytes == 1)
+        launch_luma<uint8_t>(*plan, src, dst, stream);
+    else
+        launch_luma<uint16_t>(*plan, src, dst, stream);
     return CF_CUDA_CHECK(cudaGetLastError());
 }

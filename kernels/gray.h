@@ -15,7 +15,16 @@
  * out = ((v - lo) * 510 + span) / (2 * span). Limited ("studio") range is
  * lo = 16, span = 219 for 8 bits and lo = 64, span = 876 for 10 bits
  * (BT.601-7 / BT.709-6 quantisation); full range is lo = 0 and span =
- * 2^depth - 1, which for 8 bits is the identity. */
+ * 2^depth - 1, which for 8 bits is the identity.
+ *
+ * The GPU divides by 2 * span with a multiply and a shift
+ * (cf_gray_expand_magic): m = ceil(2^s / d), s = 30 + ceil(log2 d), d = 2 *
+ * span. By Granlund and Montgomery ("Division by invariant integers using
+ * multiplication", PLDI 1994, theorem 4.2) floor(n * m / 2^s) = floor(n / d)
+ * for every n < 2^N when m * d - 2^s <= 2^(s - N); here m * d - 2^s < d <=
+ * 2^(s - 30) and every numerator is below 511 * 65536 < 2^25, so the result
+ * equals the division for every sample (also checked exhaustively in the
+ * CPU tests), and m < 2^31. */
 #ifndef CUDAFILTERS_KERNELS_GRAY_H
 #define CUDAFILTERS_KERNELS_GRAY_H
 
@@ -44,6 +53,8 @@ typedef struct cf_gray_plan {
     int sample_bytes;      /* luma input: 1 or 2 */
     int shift;             /* luma input: bit position of the sample (P010: 6) */
     uint16_t neutral;      /* keep_format YUV: the raw chroma sample for "no colour" */
+    uint32_t magic;        /* luma input: division by 2 * span as multiply ... */
+    int magic_shift;       /* ... and shift right (cf_gray_expand_magic) */
 } cf_gray_plan;
 
 CF_HOSTDEV uint8_t cf_gray_luma(int32_t r, int32_t g, int32_t b, cf_gray_weights w)
@@ -58,6 +69,30 @@ CF_HOSTDEV uint8_t cf_gray_expand(int v, int lo, int span)
     if (v >= lo + span)
         return 255;
     return (uint8_t)(((v - lo) * 510 + span) / (2 * span));
+}
+
+/* Multiplier and shift that divide by 2 * span (1 <= span <= 65535) in
+ * cf_gray_expand_magic. */
+CF_HOSTDEV void cf_gray_division_magic(int span, uint32_t *magic, int *shift)
+{
+    uint64_t d = 2 * (uint64_t)span;
+    int l = 0;
+    while ((1ull << l) < d)
+        l++;
+    *shift = 30 + l;
+    *magic = (uint32_t)(((1ull << *shift) + d - 1) / d);
+}
+
+/* cf_gray_expand with the division as a multiply and shift; magic and
+ * shift from cf_gray_division_magic(span). Clamping v - lo to [0, span]
+ * gives the two clamped cases their 0 and 255 (span / 2span and
+ * 511 span / 2span). */
+CF_HOSTDEV uint8_t cf_gray_expand_magic(int v, int lo, int span, uint32_t magic, int shift)
+{
+    int t = v - lo;
+    t = t < 0 ? 0 : t > span ? span : t;
+    uint32_t n = (uint32_t)t * 510u + (uint32_t)span;
+    return (uint8_t)(((uint64_t)n * magic) >> shift);
 }
 
 #ifdef __cplusplus

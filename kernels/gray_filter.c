@@ -50,6 +50,7 @@ cf_gray_plan cf_gray_make_plan(int matrix, int range, cf_format src, cf_format d
     plan.lo = limited ? 16 << (info->depth - 8) : 0;
     plan.span = limited ? 219 << (info->depth - 8) : max;
     plan.neutral = (uint16_t)((1 << (info->depth - 1)) << info->shift);
+    cf_gray_division_magic(plan.span, &plan.magic, &plan.magic_shift);
     return plan;
 }
 

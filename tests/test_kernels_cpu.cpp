@@ -6,6 +6,7 @@
 
 extern "C" {
 #include "blur.h"
+#include "gray.h"
 }
 
 namespace {
@@ -159,6 +160,27 @@ TEST(GrayCpu, LimitedRangeIsExpandedToFull)
     const int v16[] = { 0, 32767, 32768, 65535 }; // round(v * 255 / 65535)
     for (int i = 0; i < 4; i++) put16(buf, i, v16[i]);
     EXPECT_EQ(run_host("gray", &g16), (std::vector<uint8_t>{ 0, 127, 128, 255 }));
+}
+
+TEST(GrayCpu, DivisionByMultiplyIsExact)
+{
+    // The GPU's range expansion divides by 2 * span with a multiply and a
+    // shift: equal to the CPU's division for every sample, on every 8- and
+    // 10-bit span, the 16-bit ones in use and a spread of others.
+    std::vector<int> spans;
+    for (int span = 1; span < 1024; span++) spans.push_back(span);
+    for (int span = 1024; span <= 65535; span += 61) spans.push_back(span);
+    spans.insert(spans.end(), { 219 << 8, 65534, 65535 });
+    const int lo = 16;
+    for (int span : spans) {
+        uint32_t magic;
+        int shift;
+        cf_gray_division_magic(span, &magic, &shift);
+        ASSERT_LT(magic, 1u << 31) << "span " << span;
+        for (int v = 0; v <= lo + span + 1; v++)
+            ASSERT_EQ(cf_gray_expand_magic(v, lo, span, magic, shift), cf_gray_expand(v, lo, span))
+                << "span " << span << " v " << v;
+    }
 }
 
 // Runs gray into the input's own format, returns every plane packed.

@@ -26,8 +26,10 @@ std::vector<Size> test_sizes(std::mt19937 &rng)
 
 // Runs `chain_text` (one filter) on the CPU and on the GPU over the same
 // random input and compares every output plane and every guard byte. The
-// output format is one the filter offers, picked at random.
-void compare_cpu_gpu(const std::string &chain_text, cf_format fmt, Size s, std::mt19937 &rng)
+// output format is one the filter offers, picked at random. Rows are
+// 16-byte aligned or not at random unless `align` (bytes) says.
+void compare_cpu_gpu(const std::string &chain_text, cf_format fmt, Size s, std::mt19937 &rng,
+                     size_t align = 0)
 {
     cf_chain *chain = cf_chain_parse(chain_text.c_str());
     ASSERT_NE(chain, nullptr) << cf_last_error();
@@ -41,7 +43,8 @@ void compare_cpu_gpu(const std::string &chain_text, cf_format fmt, Size s, std::
 
     std::mt19937 data_rng(rng());
     std::mt19937 data_rng_copy = data_rng;
-    size_t align = rng() % 2 ? 16 : 1; // aligned rows take the vectorised paths
+    if (align == 0)
+        align = rng() % 2 ? 16 : 1; // aligned rows take the vectorised paths
     cftest::GuardedFrame host_src(fmt, s.w, s.h, CF_MEMORY_HOST, data_rng, align);
     cftest::GuardedFrame dev_src(fmt, s.w, s.h, CF_MEMORY_DEVICE, data_rng_copy, align);
     cftest::GuardedFrame host_dst(out_fmt, s.w, s.h, CF_MEMORY_HOST, rng, align);
@@ -124,6 +127,26 @@ TEST(GpuExact, BlurEveryRegisterKernelRadius)
                                ":border-value=" + std::to_string(rng() % 256);
             const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA, CF_FORMAT_BGRX };
             compare_cpu_gpu(text, formats[(r + b) % 4], s, rng);
+        }
+}
+
+TEST(GpuExact, BlurRegisterKernelInteriorTiles)
+{
+    // Frames of several tiles each way with 16-byte aligned rows, so most
+    // tiles stage with 16-byte loads and the edge ones a byte at a time
+    // (tiles are up to 64 pixels wide and 128 rows tall); NV12's UV plane
+    // is the 2-channel kernel. Odd sizes so the last tiles are partial.
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(77);
+    const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
+    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 24 })
+        for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA }) {
+            Size s = { 2 * (4 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
+                       2 * (3 * 128 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
+            std::string text = "blur=sigma=" + std::to_string(0.4 + r / 3.0) +
+                               ":kernel-size=" + std::to_string(2 * r + 1) + ":border=" +
+                               borders[rng() % 4] + ":border-value=" + std::to_string(rng() % 256);
+            compare_cpu_gpu(text, fmt, s, rng, 16);
         }
 }
 

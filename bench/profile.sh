@@ -1,0 +1,23 @@
+#!/bin/bash
+# Nsight Compute on the GPU host: what limits each kernel of cf-bench's
+# cases (occupancy, issue slots, pipes, stall reasons, memory throughput).
+# Prepare with bench/prepare-gpu-run.sh; run from the repo root:
+#   bash bench/profile.sh ["case label part" ...]
+# Clocks are left as they are (--clock-control none).
+set -u
+cd "$(dirname "$0")/.."
+dev=$PWD/.device
+export LD_LIBRARY_PATH=$dev/build/core:${LD_LIBRARY_PATH:-}
+ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=("gray RGBA" "gray NV12" "gray P010" "gray GRAY16" \
+    "blur sigma 2 GRAY8" "blur sigma 2 RGBA" "blur sigma 2 NV12" "blur sigma 8 GRAY8")
+for c in "${cases[@]}"; do
+    echo "### $c"
+    # Skip the warm-up launches; NV12 blur launches one kernel per plane.
+    $ncu --clock-control none -k 'regex:blur|gray' -s 10 -c 2 \
+        --section SpeedOfLight --section LaunchStats --section Occupancy \
+        --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
+        $dev/build/bench/cf-bench --reps 2 --only "$c" 2>&1 |
+        grep -v '^==PROF==' | grep -vE '^\s*-{5,}|^\s*$|OPT |WRN |INF ' | cut -c1-140
+done
