@@ -1,8 +1,8 @@
 // cudafilters kernel benchmarks: CUDA events around each launch, warm-up,
 // medians over many runs, inputs rotated over a working set larger than the
 // GPU's L2 so every frame comes from device memory. Prints one markdown
-// table; the device-copy bandwidth and the 32-bit integer multiply-add rate
-// measured in the same run are the ceilings each row is compared with.
+// table; the device-copy bandwidth and the integer multiply-add rates (IMAD,
+// DP2A) measured in the same run are the ceilings each row is compared with.
 //
 //   cf-bench [--width W] [--height H] [--reps N] [--only TEXT]
 //
@@ -134,9 +134,28 @@ __global__ void imad_peak(uint32_t *out, uint32_t seed, int iters)
     if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
 }
 
+// DP2A (two 16-bit x 8-bit products plus a 32-bit sum) in dependent
+// chains, as imad_peak; the blur's horizontal pass uses it.
+__global__ void dp2a_peak(uint32_t *out, uint32_t seed, int iters)
+{
+    uint32_t a = seed + threadIdx.x, b = a * 3 + 1, c = a ^ 0x9e3779b9u, d = b + 7;
+    const uint32_t w = 0x00030001u + blockIdx.x;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            a = __dp2a_lo(w, a, b);
+            b = __dp2a_lo(w, b, c);
+            c = __dp2a_lo(w, c, d);
+            d = __dp2a_lo(w, d, a);
+        }
+    }
+    if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
+}
+
 struct Ceilings {
     double copy_gbs;  // device copy, bytes read + written per second / 1e9
     double imad_gops; // 32-bit multiply-adds per second / 1e9
+    double dp2a_gops; // DP2A instructions (2 multiply-adds each) per second / 1e9
 };
 
 Ceilings measure_ceilings()
@@ -158,14 +177,16 @@ Ceilings measure_ceilings()
     const int blocks = sms * 8, threads = 512, iters = 2000;
     ms = median_ms([&](int i) { imad_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
     c.imad_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
+    ms = median_ms([&](int i) { dp2a_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
+    c.dp2a_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
     CHECK(cudaFree(out));
     return c;
 }
 
-void row(const char *what, double ms, double bytes, double macs, const Ceilings &c)
+// op_floor: ms the method's arithmetic needs at the measured peak rates.
+void row(const char *what, double ms, double bytes, double op_floor, const Ceilings &c)
 {
     double mem_floor = bytes / (c.copy_gbs * 1e6);
-    double op_floor = macs / (c.imad_gops * 1e6);
     double floor = std::max(mem_floor, op_floor);
     std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx |\n", what, ms,
                 bytes / (ms * 1e6), 100.0 * bytes / (ms * 1e6) / c.copy_gbs, mem_floor, op_floor,
@@ -221,8 +242,9 @@ int main(int argc, char **argv)
     std::printf("%s, %d SMs; frames %dx%d; medians of %d samples of %d back-to-back runs; inputs "
                 "rotated over %zu MiB\n",
                 info.name, info.multiprocessors, w, h, g_reps, kBatch, kWorkingSet >> 20);
-    std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s\n\n",
-                c.copy_gbs, c.imad_gops);
+    std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
+                "DP2A %.0f G/s (2 multiply-adds each)\n\n",
+                c.copy_gbs, c.imad_gops, c.dp2a_gops);
     std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
 
@@ -250,7 +272,7 @@ int main(int argc, char **argv)
             double read = rgb ? (double)frame_bytes(g.in, gw, gh)
                               : (double)cf_format_plane_row_bytes(g.in, 0, gw) * gh;
             double ms = time_filter("gray", g.in, CF_FORMAT_GRAY8, gw, gh);
-            row(label, ms, read + (double)gw * gh, rgb ? 3.0 * gw * gh : 0, c);
+            row(label, ms, read + (double)gw * gh, (rgb ? 3.0 * gw * gh : 0) / (c.imad_gops * 1e6), c);
         }
     struct BlurCase {
         cf_format f;
@@ -267,7 +289,11 @@ int main(int argc, char **argv)
         double bytes = 2.0 * frame_bytes(b.f, w, h);
         double samples = (double)frame_bytes(b.f, w, h);
         double ms = time_filter(text, b.f, b.f, w, h);
-        row(label, ms, bytes, 2.0 * taps(b.sigma, 8) * samples, c);
+        // The 8-bit kernels: horizontal taps in pairs, one DP2A a pair (the
+        // last tap alone); vertical one IMAD a tap.
+        const int k = taps(b.sigma, 8);
+        double op_floor = (k + 1) / 2 * samples / (c.dp2a_gops * 1e6) + k * samples / (c.imad_gops * 1e6);
+        row(label, ms, bytes, op_floor, c);
     }
     // Transfers of one RGBA frame: pinned and pageable host memory.
     for (cf_memory hm : { CF_MEMORY_PINNED_HOST, CF_MEMORY_HOST }) {

@@ -253,20 +253,31 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
 template <int C, int R> struct RegShape;
 template <int R> struct RegShape<1, R> {
     static constexpr int W = 64, H = R <= 3 ? 32 : R <= 12 ? 64 : 128, RowsV = H / 4;
+    static constexpr int MinBlocks = RowsV > 16 ? 3 : 4; // per SM: caps registers
 };
 template <int R> struct RegShape<2, R> {
-    static constexpr int W = 32, H = R <= 3 ? 32 : 64, RowsV = H / 8;
+    static constexpr int W = 32, H = R <= 3 ? 32 : 64, RowsV = H / 8, MinBlocks = 4;
 };
 template <int R> struct RegShape<4, R> {
-    static constexpr int W = 32, H = 32, RowsV = 4;
+    static constexpr int W = 32, H = 32, RowsV = 4, MinBlocks = 4;
 };
 constexpr int kRegThreads = 256; // W * H / RowsV threads
+constexpr int kRegMaxR = 24;     // widest radius built
+
+/* Horizontal taps in neighbouring pairs for DP2A: p[m] = w[2m] | w[2m+1]
+ * << 16, the last tap alone (needs every tap below 65536). Vertical taps
+ * as they are. Sized for the widest kernel built, so the launch carries
+ * 300 bytes of parameters rather than two 4 KiB cf_blur_kernels. */
+struct RegTaps {
+    uint32_t pairs[kRegMaxR + 1];
+    uint32_t v[2 * kRegMaxR + 1];
+};
 
 template <int R, int C>
-__global__ void __launch_bounds__(kRegThreads, 4)
+__global__ void __launch_bounds__(kRegThreads, RegShape<C, R>::MinBlocks)
 blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict__ dst,
           size_t dst_pitch, int width, int height, int border, uint32_t border_value,
-          const __grid_constant__ cf_blur_kernel kx, const __grid_constant__ cf_blur_kernel ky)
+          const __grid_constant__ RegTaps taps)
 {
     using Shape = RegShape<C, R>;
     constexpr int K = 2 * R + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
@@ -279,9 +290,10 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
     constexpr int IN_STRIDE = (OFF + IN_PX * C + 15) / 16 * 16; // bytes per staged row
     constexpr int VECS = IN_STRIDE / 16;
     // Horizontal item: 4 outputs from the words holding bytes SO .. of the
-    // word-aligned window starting at its first input pixel.
-    constexpr int SO = OFF % 4, WORDS = (SO + (4 + 2 * R) * C + 3) / 4;
-    __shared__ __align__(16) uint8_t in[IN_H * IN_STRIDE + 16]; // + slack for word loads
+    // word-aligned window starting at its first input pixel; the window
+    // covers one pixel more than the taps reach (its weight is 0).
+    constexpr int SO = OFF % 4, WORDS = (SO + (2 * R + 5) * C + 3) / 4 + 1;
+    __shared__ __align__(16) uint8_t in[IN_H * IN_STRIDE + 32]; // + slack for word loads
     __shared__ __align__(16) uint16_t mid[IN_H * W * C];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int tiles_y = (height + H - 1) / H;
@@ -292,16 +304,21 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
                           x0 * C - LEFT + IN_STRIDE <= width * C;
     for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
         const int y0 = ty * H;
-        if (inside_x && y0 - R >= 0 && y0 + H + R <= height) {
-            // Whole tile and radius inside the frame: 16-byte copies.
-            const uint8_t *base = src + (size_t)(y0 - R) * src_pitch + (size_t)x0 * C - LEFT;
+        if (inside_x) {
+            // Rows (border folded) copied 16 bytes at a time.
+            const uint4 fill = make_uint4(border_value * 0x01010101u, border_value * 0x01010101u,
+                                          border_value * 0x01010101u, border_value * 0x01010101u);
             for (int i = tid; i < IN_H * VECS; i += kRegThreads) {
                 const int r = i / VECS, v = i - r * VECS;
+                const int sy = cf_border_index(y0 - R + r, height, border);
                 *reinterpret_cast<uint4 *>(in + r * IN_STRIDE + 16 * v) =
-                    reinterpret_cast<const uint4 *>(base + (size_t)r * src_pitch)[v];
+                    sy < 0 ? fill
+                           : reinterpret_cast<const uint4 *>(src + (size_t)sy * src_pitch +
+                                                             (size_t)x0 * C - LEFT)[v];
             }
         } else {
-            // At an edge: a byte at a time, border folded; a warp per row.
+            // At a left or right edge: a byte at a time, border folded; a
+            // warp per row.
             for (int r = warp; r < IN_H; r += kRegThreads / 32) {
                 const int sy = cf_border_index(y0 - R + r, height, border);
                 const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
@@ -313,7 +330,11 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
             }
         }
         __syncthreads();
-        // Horizontal: 4 output pixels of one row per item.
+        // Horizontal: 4 output pixels of one row per item. Neighbouring taps
+        // go in pairs through DP2A (two 16-bit weights times two 8-bit
+        // samples plus the running sum: one instruction for two
+        // multiply-adds); the sum stays below 2^24, so it is the very
+        // integer the tap-by-tap loop gives.
         for (int i = tid; i < IN_H * (W / 4); i += kRegThreads) {
             const int r = i / (W / 4), c = (i - r * (W / 4)) * 4; // first pixel
             const uint32_t *p =
@@ -323,16 +344,19 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
             for (int k = 0; k < WORDS; k++) words[k] = p[k];
             uint32_t acc[4][C] = {};
 #pragma unroll
-            for (int j = 0; j < 4 + 2 * R; j++) { // input pixel j feeds outputs j - t
+            for (int ch = 0; ch < C; ch++)
 #pragma unroll
-                for (int ch = 0; ch < C; ch++) {
-                    const int byte = SO + j * C + ch;
-                    const uint32_t v = (words[byte / 4] >> (8 * (byte % 4))) & 0xffu;
+                for (int j = 0; j < 2 * R + 4; j++) {
+                    // Samples j and j + 1 of this channel in the low two
+                    // bytes: taps 2m and 2m + 1 of output j - 2m.
+                    const int b0 = SO + j * C + ch, w0 = b0 / 4;
+                    const uint32_t pair =
+                        __byte_perm(words[w0], words[w0 + 1], (b0 % 4) | ((b0 + C - 4 * w0) << 4));
 #pragma unroll
                     for (int o = 0; o < 4; o++)
-                        if (j - o >= 0 && j - o < K) acc[o][ch] += kx.w[j - o] * v;
+                        if ((j - o) % 2 == 0 && j - o >= 0 && (j - o) / 2 <= R)
+                            acc[o][ch] = __dp2a_lo(taps.pairs[(j - o) / 2], pair, acc[o][ch]);
                 }
-            }
             uint16_t *m = mid + (r * W + c) * C;
             if constexpr (C == 1) {
                 *reinterpret_cast<uint2 *>(m) =
@@ -374,26 +398,28 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
                 for (int o = 0; o < ROWS_V; o++)
 #pragma unroll
                     for (int ch = 0; ch < C; ch++)
-                        if (j - o >= 0 && j - o < K) acc[o][ch] += ky.w[j - o] * v[ch];
+                        if (j - o >= 0 && j - o < K) acc[o][ch] += taps.v[j - o] * v[ch];
             }
-            const int x = x0 + c;
+            // 8-bit samples: the vertical sum plus 2^23 stays below 2^32
+            // (blur.h), so cf_blur_round_v in 32 bits.
+            auto round_v = [](uint32_t sum) { return (sum + (1u << 23)) >> 24; };
+            const int x = x0 + c, rows = height - (y0 + r0);
+            uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + (size_t)x * C;
 #pragma unroll
-            for (int o = 0; o < ROWS_V; o++) {
-                const int y = y0 + r0 + o;
-                if (x >= width || y >= height)
+            for (int o = 0; o < ROWS_V; o++, d += dst_pitch) {
+                if (x >= width || o >= rows)
                     continue;
-                uint8_t *d = dst + (size_t)y * dst_pitch + (size_t)x * C;
                 if (C > 1 && dst_aligned) {
                     uint32_t px = 0;
 #pragma unroll
-                    for (int ch = 0; ch < C; ch++) px |= cf_blur_round_v(acc[o][ch]) << (8 * ch);
+                    for (int ch = 0; ch < C; ch++) px |= round_v(acc[o][ch]) << (8 * ch);
                     if (C == 4)
                         *reinterpret_cast<uint32_t *>(d) = px;
                     else
                         *reinterpret_cast<uint16_t *>(d) = (uint16_t)px;
                 } else {
 #pragma unroll
-                    for (int ch = 0; ch < C; ch++) d[ch] = (uint8_t)cf_blur_round_v(acc[o][ch]);
+                    for (int ch = 0; ch < C; ch++) d[ch] = (uint8_t)round_v(acc[o][ch]);
                 }
             }
         }
@@ -406,12 +432,18 @@ void launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
                 cudaStream_t stream)
 {
     using Shape = RegShape<C, R>;
+    static_assert(R <= kRegMaxR, "taps sized for kRegMaxR");
+    RegTaps taps = {};
+    for (int m = 0; m <= R; m++)
+        taps.pairs[m] = kx.w[2 * m] | (m < R ? kx.w[2 * m + 1] << 16 : 0);
+    for (int t = 0; t < 2 * R + 1; t++)
+        taps.v[t] = ky.w[t];
     int tiles_y = (p.height + Shape::H - 1) / Shape::H;
     dim3 grid((unsigned)((p.width + Shape::W - 1) / Shape::W),
               (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
     blur8_reg<R, C><<<grid, kRegThreads, 0, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
                                                       p.width, p.height, p.border, p.border_value,
-                                                      kx, ky);
+                                                      taps);
 }
 
 template <int C>
@@ -444,6 +476,9 @@ bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_
 {
     if (p.sample_bytes != 1 || kx.size != ky.size)
         return false;
+    for (int t = 0; t < kx.size; t++)
+        if (kx.w[t] > 0xffffu) // a one-tap-like kernel: no 16-bit weight pairs
+            return false;
     if (p.channels == 1)
         return launch_reg_radius<1>(kx, ky, p, stream);
     if (p.channels == 2)
