@@ -238,30 +238,63 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
  * NV12/I420; the UV of NV12; RGBA and kin) with the same radius both ways,
  * for the radii built here (1-12 and 24): the arithmetic of blur_fused8,
  * with each thread computing several outputs from a window of inputs held
- * in registers, so a multiply-add is one IMAD whose weight comes straight
- * from the constant bank instead of a shared load plus a constant load.
+ * in registers and the taps compile-time indices into the constant bank.
  *
  * Per block a W x H output tile (RegShape). The block stages the tile
- * plus the radius on every side in shared memory: with 16-byte loads when
- * all of it lies inside the frame and the rows are 16-byte aligned (every
- * tile but those at the frame's edges, for our pools), else a byte at a
- * time with the border folded. The horizontal pass then makes 4 pixels a
- * thread from 32-bit shared loads for all H + 2R staged rows, the vertical
- * pass RowsV pixels down a column. Taller tiles for wider kernels cut the
- * rows the horizontal pass does twice (2R per tile) and the shared loads
- * per output of the vertical pass ((RowsV + 2R) / RowsV). */
-template <int C, int R> struct RegShape;
-template <int R> struct RegShape<1, R> {
-    static constexpr int W = 64, H = R <= 3 ? 32 : R <= 12 ? 64 : 128, RowsV = H / 4;
-    static constexpr int MinBlocks = RowsV > 16 ? 3 : 4; // per SM: caps registers
-};
-template <int R> struct RegShape<2, R> {
-    static constexpr int W = 32, H = R <= 3 ? 32 : 64, RowsV = H / 8, MinBlocks = 4;
-};
-template <int R> struct RegShape<4, R> {
-    static constexpr int W = 32, H = 32, RowsV = 4, MinBlocks = 4;
-};
+ * plus the radius on every side in shared memory: 16 bytes at a time, rows
+ * folded at the top and bottom, where the staged columns lie inside the
+ * frame and the rows are 16-byte aligned (every tile column but the first
+ * and last, for our pools); else a byte at a time through a per-block
+ * table of folded columns. The horizontal pass makes 4 pixels a thread for
+ * all H + 2R staged rows, two taps per DP2A instruction; the vertical pass
+ * RowsV pixels down a column, one IMAD a tap. The tile height is picked
+ * per radius and channel count (reg_rows_v) so the horizontal pass's last
+ * round of threads is nearly full and wide kernels redo few rows. */
+/* Blocks per SM the register budget is cut for (48 registers at 5): 5
+ * where an SM holds 1280 threads or more (sm_80 and later), 4 on Turing. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+constexpr int kRegMinBlocks = 4;
+#else
+constexpr int kRegMinBlocks = 5;
+#endif
 constexpr int kRegThreads = 256; // W * H / RowsV threads
+
+/* Static shared memory of blur8_reg for a tile of W x H pixels (the layout
+ * the kernel declares). */
+constexpr int reg_shared_bytes(int C, int R, int W, int H)
+{
+    const int in_px = W + 2 * R, off = (16 - R * C % 16) % 16;
+    const int stride = (off + in_px * C + 15) / 16 * 16;
+    return (H + 2 * R) * stride + 32 + (H + 2 * R) * W * C * 2 + in_px * C * 4;
+}
+
+/* Output rows per thread of the vertical pass, which sets the tile height
+ * H = RowsV * kRegThreads / W. The horizontal pass runs (H + 2R) * W / 4
+ * items on kRegThreads threads in whole rounds; the pick is the height
+ * with the fewest rounds per output row (a partly idle last round is paid
+ * in full), within 47 KiB of shared memory and a bound on accumulators
+ * (RowsV * C registers). */
+constexpr int reg_rows_v(int C, int R)
+{
+    const int W = C == 1 ? 64 : 32, max_acc = C == 1 ? (R > 12 ? 32 : 16) : 24;
+    int best_rv = 4, best_rounds = 0, best_h = 0;
+    for (int rv = 4; rv * C <= max_acc; rv++) {
+        const int h = rv * kRegThreads / W;
+        if (reg_shared_bytes(C, R, W, h) > 47 * 1024)
+            break;
+        const int rounds = ((h + 2 * R) * (W / 4) + kRegThreads - 1) / kRegThreads;
+        if (best_h == 0 || rounds * best_h < best_rounds * h)
+            best_rv = rv, best_rounds = rounds, best_h = h;
+    }
+    return best_rv;
+}
+
+template <int C, int R> struct RegShape {
+    static_assert(C == 1 || C == 2 || C == 4, "1, 2 or 4 channels");
+    static constexpr int W = C == 1 ? 64 : 32, RowsV = reg_rows_v(C, R);
+    static constexpr int H = RowsV * kRegThreads / W;
+    static constexpr int MinBlocks = RowsV * C > 16 && C == 1 ? 3 : kRegMinBlocks;
+};
 constexpr int kRegMaxR = 24;     // widest radius built
 
 /* Horizontal taps in neighbouring pairs for DP2A: p[m] = w[2m] | w[2m+1]
@@ -295,13 +328,23 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
     constexpr int SO = OFF % 4, WORDS = (SO + (2 * R + 5) * C + 3) / 4 + 1;
     __shared__ __align__(16) uint8_t in[IN_H * IN_STRIDE + 32]; // + slack for word loads
     __shared__ __align__(16) uint16_t mid[IN_H * W * C];
-    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int tid = threadIdx.x;
     const int tiles_y = (height + H - 1) / H;
     const int x0 = blockIdx.x * W;
     const bool dst_aligned = ((uintptr_t)dst | dst_pitch) % C == 0;
     // Every staged byte, alignment padding included, inside the row's pixels.
     const bool inside_x = ((uintptr_t)src | src_pitch) % 16 == 0 && x0 * C - LEFT >= 0 &&
                           x0 * C - LEFT + IN_STRIDE <= width * C;
+    // Edge blocks: the byte offset in a source row of each staged byte
+    // (border folded; -1 for the constant), worked out once per block.
+    __shared__ int col_src[IN_PX * C];
+    if (!inside_x) {
+        for (int b = tid; b < IN_PX * C; b += kRegThreads) {
+            const int sx = cf_border_index(x0 - R + b / C, width, border);
+            col_src[b] = sx < 0 ? -1 : sx * C + b % C;
+        }
+        __syncthreads();
+    }
     for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
         const int y0 = ty * H;
         if (inside_x) {
@@ -317,16 +360,13 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
                                                              (size_t)x0 * C - LEFT)[v];
             }
         } else {
-            // At a left or right edge: a byte at a time, border folded; a
-            // warp per row.
-            for (int r = warp; r < IN_H; r += kRegThreads / 32) {
-                const int sy = cf_border_index(y0 - R + r, height, border);
-                const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
-                for (int b = lane; b < IN_PX * C; b += 32) {
-                    const int sx = cf_border_index(x0 - R + b / C, width, border);
-                    in[r * IN_STRIDE + OFF + b] = (sy < 0 || sx < 0) ? (uint8_t)border_value
-                                                                     : row[(size_t)sx * C + b % C];
-                }
+            // At a left or right edge: a byte at a time, through the
+            // block's table of folded source columns.
+            for (int i = tid; i < IN_H * IN_PX * C; i += kRegThreads) {
+                const int r = i / (IN_PX * C), b = i - r * (IN_PX * C);
+                const int sy = cf_border_index(y0 - R + r, height, border), sb = col_src[b];
+                in[r * IN_STRIDE + OFF + b] = (sy < 0 || sb < 0) ? (uint8_t)border_value
+                                                                 : src[(size_t)sy * src_pitch + sb];
             }
         }
         __syncthreads();
