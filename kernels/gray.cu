@@ -164,20 +164,26 @@ __global__ void gray_luma(const uint8_t *__restrict__ src, size_t src_pitch,
     }
 }
 
-/* The same with one 16-byte load of samples per thread (16 of 8 bits or 8
- * of 16 bits) and one store of as many GRAY8 bytes; no table and no
- * shared memory, so nothing waits before the load goes out. Needs 16-byte
- * aligned source rows and destination rows aligned to the store; the last
- * width % PER samples of a row are done one by one by the row's last
- * thread. */
+/* The same with 16-byte loads: each thread takes kLumaVecs<T> 16-byte groups
+ * of samples (16 of 8 bits or 8 of 16 bits each) a warp's width apart, so
+ * every load instruction of a warp reads 512 contiguous bytes, issues all
+ * its loads before using any (bytes in flight are what a streaming kernel
+ * lives on), and stores as many GRAY8 bytes in 16- or 8-byte stores. No
+ * table and no shared memory. Needs 16-byte aligned source rows and
+ * destination rows aligned to the store; the samples past the last whole
+ * group of a row are done one by one by the thread that group falls to. */
+template <typename T> constexpr int kLumaVecs = sizeof(T) == 1 ? 2 : 4;
+
 template <typename T>
 __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
                               uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
                               cf_gray_plan plan)
 {
-    constexpr int PER = 16 / (int)sizeof(T);
-    int q = blockIdx.x * blockDim.x + threadIdx.x;
-    if (q * PER >= width)
+    constexpr int PER = 16 / (int)sizeof(T); // samples per 16-byte group
+    // Group k of this thread: q0 + 32 k.
+    const int q0 = (blockIdx.x * blockDim.x + (threadIdx.x & ~31)) * kLumaVecs<T> + (threadIdx.x & 31);
+    const int whole = width / PER; // whole groups in a row
+    if (q0 > whole)
         return;
     auto expand = [&](uint32_t sample) -> uint32_t {
         return cf_gray_expand_magic((int)(sample >> plan.shift), plan.lo, plan.span, plan.magic,
@@ -186,28 +192,48 @@ __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
     for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y) {
         const uint8_t *srow = src + (size_t)y * src_pitch;
         uint8_t *drow = dst + (size_t)y * dst_pitch;
-        if ((q + 1) * PER <= width) {
-            uint4 v = __ldcs(reinterpret_cast<const uint4 *>(srow) + q);
-            const uint32_t words[4] = { v.x, v.y, v.z, v.w };
+        uint4 v[kLumaVecs<T>];
+#pragma unroll
+        for (int k = 0; k < kLumaVecs<T>; k++)
+            if (q0 + 32 * k < whole)
+                v[k] = __ldcs(reinterpret_cast<const uint4 *>(srow) + q0 + 32 * k);
+#pragma unroll
+        for (int k = 0; k < kLumaVecs<T>; k++) {
+            const int q = q0 + 32 * k;
+            if (q > whole)
+                break;
+            if (q == whole) { // the partial group at the row's end, if any
+                for (int x = whole * PER; x < width; x++)
+                    drow[x] = (uint8_t)expand(reinterpret_cast<const T *>(srow)[x]);
+                break;
+            }
+            const uint32_t words[4] = { v[k].x, v[k].y, v[k].z, v[k].w };
             uint32_t out[PER / 4];
 #pragma unroll
-            for (int k = 0; k < PER / 4; k++) {
-                out[k] = 0;
+            for (int g = 0; g < PER / 4; g++) {
+                out[g] = 0;
+                if constexpr (sizeof(T) == 1) {
+                    // 8-bit samples (lo + span <= 255): clamp v - lo to [0,
+                    // span] four at a time with byte-wise SIMD.
+                    const uint32_t t4 = __vminu4(__vsubus4(words[g], plan.lo * 0x01010101u),
+                                                 plan.span * 0x01010101u);
 #pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    const int i = 4 * k + j; // sample index
-                    uint32_t sample = sizeof(T) == 1 ? (words[i / 4] >> (8 * (i % 4))) & 0xffu
-                                                     : (words[i / 2] >> (16 * (i % 2))) & 0xffffu;
-                    out[k] |= expand(sample) << (8 * j);
+                    for (int j = 0; j < 4; j++)
+                        out[g] |= (uint32_t)cf_gray_expand_clamped((t4 >> (8 * j)) & 0xffu, plan.span,
+                                                                   plan.magic, plan.magic_shift)
+                                  << (8 * j);
+                } else {
+#pragma unroll
+                    for (int j = 0; j < 4; j++) {
+                        const int i = 4 * g + j; // sample index
+                        out[g] |= expand((words[i / 2] >> (16 * (i % 2))) & 0xffffu) << (8 * j);
+                    }
                 }
             }
             if (PER == 16)
                 __stcs(reinterpret_cast<uint4 *>(drow) + q, make_uint4(out[0], out[1], out[2], out[3]));
             else
                 __stcs(reinterpret_cast<uint2 *>(drow) + q, make_uint2(out[0], out[1 % (PER / 4)]));
-        } else {
-            for (int x = q * PER; x < width; x++)
-                drow[x] = (uint8_t)expand(reinterpret_cast<const T *>(srow)[x]);
         }
     }
 }
@@ -219,7 +245,10 @@ void launch_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst, c
 {
     const int per = 16 / (int)sizeof(T);
     if (aligned16(src->data[0], src->pitch[0]) && ((uintptr_t)dst->data[0] | dst->pitch[0]) % per == 0) {
-        dim3 block, grid = x16_grid((src->width + per - 1) / per, src->height, &block);
+        // Threads in warps of 32, each warp 32 * kLumaVecs groups (the
+        // partial group included).
+        int warps = (src->width / per + 32 * kLumaVecs<T>) / (32 * kLumaVecs<T>);
+        dim3 block, grid = x16_grid(warps * 32, src->height, &block);
         gray_luma_x16<T><<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0],
                                                      dst->pitch[0], src->width, src->height, plan);
         return;
@@ -303,6 +332,11 @@ extern "C" cf_status cf_gray_cuda(const cf_gray_plan *plan, const cf_frame *src,
                                                   info->r_offset, info->g_offset, info->b_offset,
                                                   dst->data[0], dst->pitch[0], src->width,
                                                   src->height, plan->w);
+    else if (plan->sample_bytes == 1 && plan->lo == 0 && plan->span == 255)
+        // Full-range 8-bit luma to GRAY8 maps every sample to itself.
+        return CF_CUDA_CHECK(cudaMemcpy2DAsync(dst->data[0], dst->pitch[0], src->data[0], src->pitch[0],
+                                               (size_t)src->width, (size_t)src->height,
+                                               cudaMemcpyDeviceToDevice, stream));
     else if (plan->sample_bytes == 1)
         launch_luma<uint8_t>(*plan, src, dst, stream);
     else

@@ -17,14 +17,15 @@
  * (BT.601-7 / BT.709-6 quantisation); full range is lo = 0 and span =
  * 2^depth - 1, which for 8 bits is the identity.
  *
- * The GPU divides by 2 * span with a multiply and a shift
- * (cf_gray_expand_magic): m = ceil(2^s / d), s = 30 + ceil(log2 d), d = 2 *
- * span. By Granlund and Montgomery ("Division by invariant integers using
- * multiplication", PLDI 1994, theorem 4.2) floor(n * m / 2^s) = floor(n / d)
- * for every n < 2^N when m * d - 2^s <= 2^(s - N); here m * d - 2^s < d <=
- * 2^(s - 30) and every numerator is below 511 * 65536 < 2^25, so the result
- * equals the division for every sample (also checked exhaustively in the
- * CPU tests), and m < 2^31. */
+ * The GPU divides by 2 * span with a multiply-high and a shift
+ * (cf_gray_expand_magic): m = ceil(2^s / d), s = max(32, 30 + ceil(log2 d)),
+ * d = 2 * span. By Granlund and Montgomery ("Division by invariant integers
+ * using multiplication", PLDI 1994, theorem 4.2) floor(n * m / 2^s) =
+ * floor(n / d) for every n < 2^N when m * d - 2^s <= 2^(s - N); here m * d -
+ * 2^s < d <= 2^(s - 30) and every numerator is below 511 * 65536 < 2^25, so
+ * the result equals the division for every sample (also checked
+ * exhaustively in the CPU tests); m <= 2^31, and s >= 32 makes the product's
+ * high word (one instruction on the GPU) all the shift needs. */
 #ifndef CUDAFILTERS_KERNELS_GRAY_H
 #define CUDAFILTERS_KERNELS_GRAY_H
 
@@ -79,20 +80,26 @@ CF_HOSTDEV void cf_gray_division_magic(int span, uint32_t *magic, int *shift)
     int l = 0;
     while ((1ull << l) < d)
         l++;
-    *shift = 30 + l;
+    *shift = l > 2 ? 30 + l : 32;
     *magic = (uint32_t)(((1ull << *shift) + d - 1) / d);
 }
 
 /* cf_gray_expand with the division as a multiply and shift; magic and
  * shift from cf_gray_division_magic(span). Clamping v - lo to [0, span]
  * gives the two clamped cases their 0 and 255 (span / 2span and
- * 511 span / 2span). */
+ * 511 span / 2span); cf_gray_expand_clamped takes t = that clamped
+ * value. */
+CF_HOSTDEV uint8_t cf_gray_expand_clamped(uint32_t t, int span, uint32_t magic, int shift)
+{
+    uint32_t n = t * 510u + (uint32_t)span;
+    return (uint8_t)((uint32_t)(((uint64_t)n * magic) >> 32) >> (shift - 32));
+}
+
 CF_HOSTDEV uint8_t cf_gray_expand_magic(int v, int lo, int span, uint32_t magic, int shift)
 {
     int t = v - lo;
     t = t < 0 ? 0 : t > span ? span : t;
-    uint32_t n = (uint32_t)t * 510u + (uint32_t)span;
-    return (uint8_t)(((uint64_t)n * magic) >> shift);
+    return cf_gray_expand_clamped((uint32_t)t, span, magic, shift);
 }
 
 #ifdef __cplusplus

@@ -176,7 +176,8 @@ TEST(GrayCpu, DivisionByMultiplyIsExact)
         uint32_t magic;
         int shift;
         cf_gray_division_magic(span, &magic, &shift);
-        ASSERT_LT(magic, 1u << 31) << "span " << span;
+        ASSERT_LE(magic, 1u << 31) << "span " << span;
+        ASSERT_GE(shift, 32) << "span " << span;
         for (int v = 0; v <= lo + span + 1; v++)
             ASSERT_EQ(cf_gray_expand_magic(v, lo, span, magic, shift), cf_gray_expand(v, lo, span))
                 << "span " << span << " v " << v;
