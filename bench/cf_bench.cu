@@ -49,7 +49,7 @@ bool wanted(const char *label)
 {
     return !g_only || std::strstr(label, g_only);
 }
-const size_t kWorkingSet = 512ull << 20; // bytes of inputs rotated through, >> 60 MB L2
+const size_t kWorkingSet = 512ull << 20; // bytes of inputs rotated through, >> the L2
 
 // Median over `reps` samples of the time per run of fn(i) (i = run index,
 // which picks the rotating input), after 5 warm-up runs. Each sample times
@@ -152,10 +152,31 @@ __global__ void dp2a_peak(uint32_t *out, uint32_t seed, int iters)
     if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
 }
 
+// IMAD and DP2A chains interleaved one to one: if the two share a pipe
+// this runs at their common rate, if not at up to twice it. The blur's
+// floor uses this rate for its mix of the two, which is the lower (more
+// demanding) floor either way.
+__global__ void mixed_peak(uint32_t *out, uint32_t seed, int iters)
+{
+    uint32_t a = seed + threadIdx.x, b = a * 3 + 1, c = a ^ 0x9e3779b9u, d = b + 7;
+    const uint32_t m = 0x10001u + blockIdx.x, w = 0x00030001u + blockIdx.x;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            a = a * m + b;
+            b = __dp2a_lo(w, b, c);
+            c = c * m + d;
+            d = __dp2a_lo(w, d, a);
+        }
+    }
+    if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
+}
+
 struct Ceilings {
-    double copy_gbs;  // device copy, bytes read + written per second / 1e9
-    double imad_gops; // 32-bit multiply-adds per second / 1e9
-    double dp2a_gops; // DP2A instructions (2 multiply-adds each) per second / 1e9
+    double copy_gbs;   // device copy, bytes read + written per second / 1e9
+    double imad_gops;  // 32-bit multiply-adds per second / 1e9
+    double dp2a_gops;  // DP2A instructions (2 multiply-adds each) per second / 1e9
+    double mixed_gops; // IMAD and DP2A interleaved 1:1, instructions per second / 1e9
 };
 
 Ceilings measure_ceilings()
@@ -179,6 +200,8 @@ Ceilings measure_ceilings()
     c.imad_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
     ms = median_ms([&](int i) { dp2a_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
     c.dp2a_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
+    ms = median_ms([&](int i) { mixed_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
+    c.mixed_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
     CHECK(cudaFree(out));
     return c;
 }
@@ -239,12 +262,14 @@ int main(int argc, char **argv)
     cf_device_info info;
     CF_CHECK(cf_device_get_info(0, &info));
     Ceilings c = measure_ceilings();
-    std::printf("%s, %d SMs; frames %dx%d; medians of %d samples of %d back-to-back runs; inputs "
-                "rotated over %zu MiB\n",
-                info.name, info.multiprocessors, w, h, g_reps, kBatch, kWorkingSet >> 20);
+    int l2 = 0;
+    CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+    std::printf("%s, %d SMs, %d MiB L2; frames %dx%d; medians of %d samples of %d back-to-back runs; "
+                "inputs rotated over %zu MiB\n",
+                info.name, info.multiprocessors, l2 >> 20, w, h, g_reps, kBatch, kWorkingSet >> 20);
     std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
-                "DP2A %.0f G/s (2 multiply-adds each)\n\n",
-                c.copy_gbs, c.imad_gops, c.dp2a_gops);
+                "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s\n\n",
+                c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops);
     std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
 
@@ -255,9 +280,10 @@ int main(int argc, char **argv)
                   { CF_FORMAT_RGB, "gray RGB->GRAY8" },   { CF_FORMAT_NV12, "gray NV12->GRAY8" },
                   { CF_FORMAT_I420, "gray I420->GRAY8" }, { CF_FORMAT_P010_10LE, "gray P010->GRAY8" },
                   { CF_FORMAT_GRAY16_LE, "gray GRAY16->GRAY8" } };
-    // Gray at the frame size and at twice it each way: a 4K GRAY8 plane
-    // read and written (16.6 MB) still fits in the 60 MB L2, an 8K one
-    // (66 MB) does not.
+    // Gray at the frame size and at twice it each way: at 4K a luma plane
+    // and its GRAY8 output (16.6 MB) fit in the L2, at 8K (66 MB) they do
+    // not. Inputs rotate over the working set; the outputs alternate
+    // between two frames.
     for (int scale : { 1, 2 })
         for (const GrayCase &g : grays) {
             const int gw = w * scale, gh = h * scale;
@@ -289,10 +315,13 @@ int main(int argc, char **argv)
         double bytes = 2.0 * frame_bytes(b.f, w, h);
         double samples = (double)frame_bytes(b.f, w, h);
         double ms = time_filter(text, b.f, b.f, w, h);
-        // The 8-bit kernels: horizontal taps in pairs, one DP2A a pair (the
-        // last tap alone); vertical one IMAD a tap.
+        // The method's multiply-adds per output sample, at the rate the
+        // 8-bit kernels run them: horizontal taps in pairs, one DP2A a pair
+        // (the last tap alone), vertical one IMAD a tap, the two interleaved.
+        // Not counted: the apron rows a tiled kernel does twice (the x floor
+        // column is how far the kernel is from the method's own minimum).
         const int k = taps(b.sigma, 8);
-        double op_floor = (k + 1) / 2 * samples / (c.dp2a_gops * 1e6) + k * samples / (c.imad_gops * 1e6);
+        double op_floor = ((k + 1) / 2 + k) * samples / (c.mixed_gops * 1e6);
         row(label, ms, bytes, op_floor, c);
     }
     // Transfers of one RGBA frame: pinned and pageable host memory.

@@ -168,6 +168,9 @@ TEST(GpuExact, TallFrameBeyondGridLimit)
     std::mt19937 rng(8);
     compare_cpu_gpu("gray", CF_FORMAT_RGBA, { 16, 70000 }, rng);
     compare_cpu_gpu("blur=sigma=1.5", CF_FORMAT_GRAY8, { 16, 70000 }, rng);
+    // More tile rows than grid.y holds for the register kernel (5 taps: 60
+    // rows a tile), so its blocks loop over tiles.
+    compare_cpu_gpu("blur=sigma=0.5:border=reflect", CF_FORMAT_GRAY8, { 16, 4000000 }, rng, 16);
 }
 
 // 16384 x 16384 frames (1 GiB of RGBA, 2^28 pixels): byte offsets beyond
