@@ -174,11 +174,12 @@ __global__ void gray_luma(const uint8_t *__restrict__ src, size_t src_pitch,
  * group of a row are done one by one by the thread that group falls to. */
 template <typename T> constexpr int kLumaVecs = sizeof(T) == 1 ? 2 : 4;
 
-template <typename T>
+template <typename T, bool Mul24>
 __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
                               uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
                               cf_gray_plan plan)
 {
+    static_assert(Mul24 || sizeof(T) == 2, "8-bit spans always have the 32-bit form");
     constexpr int PER = 16 / (int)sizeof(T); // samples per 16-byte group
     // Group k of this thread: q0 + 32 k.
     const int q0 = (blockIdx.x * blockDim.x + (threadIdx.x & ~31)) * kLumaVecs<T> + (threadIdx.x & 31);
@@ -186,8 +187,11 @@ __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
     if (q0 > whole)
         return;
     auto expand = [&](uint32_t sample) -> uint32_t {
-        return cf_gray_expand_magic((int)(sample >> plan.shift), plan.lo, plan.span, plan.magic,
-                                    plan.magic_shift);
+        if (!Mul24)
+            return cf_gray_expand_magic((int)(sample >> plan.shift), plan.lo, plan.span, plan.magic,
+                                        plan.magic_shift);
+        const int t = (int)(sample >> plan.shift) - plan.lo;
+        return cf_gray_expand_mul24((uint32_t)(t < 0 ? 0 : t > plan.span ? plan.span : t), plan.mul24);
     };
     for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y) {
         const uint8_t *srow = src + (size_t)y * src_pitch;
@@ -219,8 +223,7 @@ __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
                                                  plan.span * 0x01010101u);
 #pragma unroll
                     for (int j = 0; j < 4; j++)
-                        out[g] |= (uint32_t)cf_gray_expand_clamped((t4 >> (8 * j)) & 0xffu, plan.span,
-                                                                   plan.magic, plan.magic_shift)
+                        out[g] |= (uint32_t)cf_gray_expand_mul24((t4 >> (8 * j)) & 0xffu, plan.mul24)
                                   << (8 * j);
                 } else {
 #pragma unroll
@@ -244,13 +247,15 @@ template <typename T>
 void launch_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst, cudaStream_t stream)
 {
     const int per = 16 / (int)sizeof(T);
-    if (aligned16(src->data[0], src->pitch[0]) && ((uintptr_t)dst->data[0] | dst->pitch[0]) % per == 0) {
+    if (aligned16(src->data[0], src->pitch[0]) && ((uintptr_t)dst->data[0] | dst->pitch[0]) % per == 0 &&
+        (sizeof(T) == 2 || plan.mul24 != 0)) {
         // Threads in warps of 32, each warp 32 * kLumaVecs groups (the
         // partial group included).
         int warps = (src->width / per + 32 * kLumaVecs<T>) / (32 * kLumaVecs<T>);
         dim3 block, grid = x16_grid(warps * 32, src->height, &block);
-        gray_luma_x16<T><<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0],
-                                                     dst->pitch[0], src->width, src->height, plan);
+        auto kernel = plan.mul24 ? gray_luma_x16<T, true> : gray_luma_x16<T, sizeof(T) == 1>;
+        kernel<<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0], dst->pitch[0],
+                                           src->width, src->height, plan);
         return;
     }
     dim3 grid((unsigned)((src->width + 255) / 256), grid_rows(src->height));

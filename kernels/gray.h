@@ -25,7 +25,8 @@
  * 2^s < d <= 2^(s - 30) and every numerator is below 511 * 65536 < 2^25, so
  * the result equals the division for every sample (also checked
  * exhaustively in the CPU tests); m <= 2^31, and s >= 32 makes the product's
- * high word (one instruction on the GPU) all the shift needs. */
+ * high word (one instruction on the GPU) all the shift needs. 8- and 10-bit
+ * spans take a cheaper 32-bit form (cf_gray_mul24 below). */
 #ifndef CUDAFILTERS_KERNELS_GRAY_H
 #define CUDAFILTERS_KERNELS_GRAY_H
 
@@ -56,6 +57,7 @@ typedef struct cf_gray_plan {
     uint16_t neutral;      /* keep_format YUV: the raw chroma sample for "no colour" */
     uint32_t magic;        /* luma input: division by 2 * span as multiply ... */
     int magic_shift;       /* ... and shift right (cf_gray_expand_magic) */
+    uint32_t mul24;        /* luma input, span < 2896: cf_gray_mul24, else 0 */
 } cf_gray_plan;
 
 CF_HOSTDEV uint8_t cf_gray_luma(int32_t r, int32_t g, int32_t b, cf_gray_weights w)
@@ -84,22 +86,35 @@ CF_HOSTDEV void cf_gray_division_magic(int span, uint32_t *magic, int *shift)
     *magic = (uint32_t)(((1ull << *shift) + d - 1) / d);
 }
 
+/* For spans below 2896 (8- and 10-bit samples) a 32-bit form: with A =
+ * ceil(255 * 2^24 / span), y = (t * A + 2^23) / 2^24 is at least x = (510 t +
+ * span) / (2 span) = 255 t / span + 1/2 and exceeds it by less than span /
+ * 2^24, while x is at least 1 / (2 span) below the next integer; 2 span^2
+ * < 2^24 makes floor(y) = floor(x) for every t in [0, span], and t * A +
+ * 2^23 < 2^32. Returns A, or 0 where the span is too large. */
+CF_HOSTDEV uint32_t cf_gray_mul24(int span)
+{
+    if (span < 1 || span >= 2896)
+        return 0;
+    return (uint32_t)((255ull << 24) / (uint64_t)span + ((255ull << 24) % (uint64_t)span != 0));
+}
+
+/* cf_gray_expand of a clamped t (0 <= t <= span) through cf_gray_mul24. */
+CF_HOSTDEV uint8_t cf_gray_expand_mul24(uint32_t t, uint32_t mul24)
+{
+    return (uint8_t)((t * mul24 + (1u << 23)) >> 24);
+}
+
 /* cf_gray_expand with the division as a multiply and shift; magic and
  * shift from cf_gray_division_magic(span). Clamping v - lo to [0, span]
  * gives the two clamped cases their 0 and 255 (span / 2span and
- * 511 span / 2span); cf_gray_expand_clamped takes t = that clamped
- * value. */
-CF_HOSTDEV uint8_t cf_gray_expand_clamped(uint32_t t, int span, uint32_t magic, int shift)
-{
-    uint32_t n = t * 510u + (uint32_t)span;
-    return (uint8_t)((uint32_t)(((uint64_t)n * magic) >> 32) >> (shift - 32));
-}
-
+ * 511 span / 2span). */
 CF_HOSTDEV uint8_t cf_gray_expand_magic(int v, int lo, int span, uint32_t magic, int shift)
 {
     int t = v - lo;
     t = t < 0 ? 0 : t > span ? span : t;
-    return cf_gray_expand_clamped((uint32_t)t, span, magic, shift);
+    uint32_t n = (uint32_t)t * 510u + (uint32_t)span;
+    return (uint8_t)((uint32_t)(((uint64_t)n * magic) >> 32) >> (shift - 32));
 }
 
 #ifdef __cplusplus

@@ -51,6 +51,7 @@ cf_gray_plan cf_gray_make_plan(int matrix, int range, cf_format src, cf_format d
     plan.span = limited ? 219 << (info->depth - 8) : max;
     plan.neutral = (uint16_t)((1 << (info->depth - 1)) << info->shift);
     cf_gray_division_magic(plan.span, &plan.magic, &plan.magic_shift);
+    plan.mul24 = cf_gray_mul24(plan.span);
     return plan;
 }
 

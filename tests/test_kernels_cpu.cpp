@@ -182,6 +182,16 @@ TEST(GrayCpu, DivisionByMultiplyIsExact)
             ASSERT_EQ(cf_gray_expand_magic(v, lo, span, magic, shift), cf_gray_expand(v, lo, span))
                 << "span " << span << " v " << v;
     }
+    // The 32-bit form for 8- and 10-bit spans: every span it takes, every
+    // clamped sample.
+    for (int span = 1; span < 2896; span++) {
+        uint32_t mul24 = cf_gray_mul24(span);
+        ASSERT_NE(mul24, 0u);
+        for (int t = 0; t <= span; t++)
+            ASSERT_EQ(cf_gray_expand_mul24((uint32_t)t, mul24), cf_gray_expand(t + lo, lo, span))
+                << "span " << span << " t " << t;
+    }
+    EXPECT_EQ(cf_gray_mul24(2896), 0u);
 }
 
 // Runs gray into the input's own format, returns every plane packed.
