@@ -45,9 +45,13 @@ namespace {
 int g_reps = 50;
 const char *g_only = nullptr; // run only cases whose label contains this
 
+int g_matched = 0; // cases --only let through
+
 bool wanted(const char *label)
 {
-    return !g_only || std::strstr(label, g_only);
+    const bool yes = !g_only || std::strstr(label, g_only);
+    g_matched += yes;
+    return yes;
 }
 const size_t kWorkingSet = 512ull << 20; // bytes of inputs rotated through, >> the L2
 
@@ -247,16 +251,36 @@ int taps(double sigma, int depth)
 int main(int argc, char **argv)
 {
     int w = 3840, h = 2160;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--width")) w = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--height")) h = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--only")) g_only = argv[i + 1];
+    const char *usage = "usage: cf-bench [--width W] [--height H] [--reps N] [--only TEXT]\n"
+                        "  W x H: frame size in pixels (3840 x 2160); N: samples per case (50);\n"
+                        "  TEXT: run only the cases whose label contains it\n";
+    for (int i = 1; i < argc; i += 2) {
+        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::fputs(usage, stdout);
+            return 0;
+        }
+        const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
+        if (!value) {
+            std::fprintf(stderr, "cf-bench: %s needs a value\n%s", argv[i], usage);
+            return 2;
+        }
+        if (!std::strcmp(argv[i], "--width")) w = std::atoi(value);
+        else if (!std::strcmp(argv[i], "--height")) h = std::atoi(value);
+        else if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(value);
+        else if (!std::strcmp(argv[i], "--only")) g_only = value;
+        else {
+            std::fprintf(stderr, "cf-bench: unknown option '%s'\n%s", argv[i], usage);
+            return 2;
+        }
+    }
+    if (w < 1 || h < 1 || g_reps < 1) {
+        std::fprintf(stderr, "cf-bench: --width, --height and --reps must be at least 1\n");
+        return 2;
     }
     int n = 0;
     CF_CHECK(cf_device_count(&n));
     if (n == 0) {
-        std::printf("cf-bench: no GPU (%s)\n", cf_device_unavailable_reason());
+        std::fprintf(stderr, "cf-bench: no GPU (%s)\n", cf_device_unavailable_reason());
         return 77;
     }
     cf_device_info info;
@@ -342,6 +366,10 @@ int main(int argc, char **argv)
                     down, bytes / (down * 1e6));
         cf_frame_free(&host);
         cf_frame_free(&dev);
+    }
+    if (g_matched == 0) {
+        std::fprintf(stderr, "cf-bench: no case label contains '%s'\n", g_only);
+        return 2;
     }
     return 0;
 }

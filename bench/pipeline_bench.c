@@ -27,6 +27,8 @@
 #define FRAME_DURATION GST_MSECOND
 
 static gboolean have_gpu;       /* set once before the first pipeline */
+static gboolean opt_allow_cpu;
+static gboolean skipped_no_gpu; /* no GPU and no --allow-cpu: exit 77 */
 
 static gint opt_width = 3840, opt_height = 2160, opt_frames = 600, opt_warmup = 60,
     opt_pool_buffers = 8;
@@ -38,6 +40,9 @@ static GOptionEntry entries[] = {
   {"warmup", 0, 0, G_OPTION_ARG_INT, &opt_warmup, "Frames before the clock starts (60)", "N"},
   {"pool-buffers", 0, 0, G_OPTION_ARG_INT, &opt_pool_buffers,
       "Buffers in the source pool, which bounds frames in flight (8)", "N"},
+  {"allow-cpu", 0, 0, G_OPTION_ARG_NONE, &opt_allow_cpu,
+      "Run without a GPU, on the filters' CPU reference (a smoke test: the numbers mean nothing)",
+      NULL},
   {NULL}
 };
 
@@ -512,8 +517,15 @@ load_plugins (void)
   /* The first query of the GPU's memory creates the runtime's context (and
    * some host memory): do it now, not inside the first timed run. */
   (void) gpu_free_bytes ();
+  if (!have_gpu && !opt_allow_cpu) {
+    g_printerr ("cf-pipeline-bench: no GPU (%s); --allow-cpu runs the CPU reference path "
+        "anyway\n", cf_device_unavailable_reason ());
+    skipped_no_gpu = TRUE;
+    return FALSE;
+  }
   if (!have_gpu)
-    g_print ("no GPU: CPU reference path (%s)\n\n", cf_device_unavailable_reason ());
+    g_print ("no GPU: CPU reference path (%s); the GPU rows measure CPU copies\n\n",
+        cf_device_unavailable_reason ());
   else if (cf_device_get_info (0, &dev) == CF_OK)
     g_print ("GPU: %s\n\n", dev.name);
   return TRUE;
@@ -573,7 +585,7 @@ main (int argc, char **argv)
     return 1;
   }
   if (!load_plugins ())
-    return 1;
+    return skipped_no_gpu ? 77 : 1;
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
     BenchResult *r = &results[i];

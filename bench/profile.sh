@@ -1,10 +1,11 @@
 #!/bin/bash
-# Nsight Compute on the GPU host: what limits each kernel of cf-bench's
-# cases (occupancy, issue slots, pipes, stall reasons, memory throughput).
+# Nsight Compute on the GPU host: what limits the kernels of chosen
+# cf-bench cases (occupancy, issue slots, pipes, stall reasons, memory
+# throughput); by default 8 of them, gray and blur, 4K.
 # Prepare with bench/prepare-gpu-run.sh; run from the repo root:
 #   bash bench/profile.sh ["case label part" ...]
 # Clocks are left as they are (--clock-control none).
-set -u
+set -u -o pipefail
 cd "$(dirname "$0")/.."
 dev=$PWD/.device
 export LD_LIBRARY_PATH=$dev/build/core:${LD_LIBRARY_PATH:-}
