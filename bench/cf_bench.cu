@@ -122,55 +122,26 @@ void free_frames(std::vector<cf_frame> &v)
     for (auto &f : v) cf_frame_free(&f);
 }
 
-__global__ void imad_peak(uint32_t *out, uint32_t seed, int iters)
-{
-    uint32_t a = seed + threadIdx.x, b = a * 3 + 1, c = a ^ 0x9e3779b9u, d = b + 7;
-    uint32_t m = 0x10001u + blockIdx.x;
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-        for (int k = 0; k < 16; k++) {
-            a = a * m + b;
-            b = b * m + c;
-            c = c * m + d;
-            d = d * m + a;
-        }
-    }
-    if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
-}
-
-// DP2A (two 16-bit x 8-bit products plus a 32-bit sum) in dependent
-// chains, as imad_peak; the blur's horizontal pass uses it.
-__global__ void dp2a_peak(uint32_t *out, uint32_t seed, int iters)
-{
-    uint32_t a = seed + threadIdx.x, b = a * 3 + 1, c = a ^ 0x9e3779b9u, d = b + 7;
-    const uint32_t w = 0x00030001u + blockIdx.x;
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-        for (int k = 0; k < 16; k++) {
-            a = __dp2a_lo(w, a, b);
-            b = __dp2a_lo(w, b, c);
-            c = __dp2a_lo(w, c, d);
-            d = __dp2a_lo(w, d, a);
-        }
-    }
-    if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
-}
-
-// IMAD and DP2A chains interleaved one to one: if the two share a pipe
-// this runs at their common rate, if not at up to twice it. The blur's
-// floor uses this rate for its mix of the two, which is the lower (more
+// Peak rate of 32-bit multiply-adds: four dependent chains per thread, so
+// the pipe, not latency, sets the pace. Chains a and c step with IMAD, or
+// DP2A (two 16-bit x 8-bit products plus a 32-bit sum) when DpAC; chains b
+// and d likewise with DpBD. IMAD and DP2A interleaved one to one run at
+// their common rate if the two share a pipe, at up to twice it if not; the
+// blur's floor uses that rate for its mix of the two, the lower (more
 // demanding) floor either way.
-__global__ void mixed_peak(uint32_t *out, uint32_t seed, int iters)
+template <bool DpAC, bool DpBD>
+__global__ void mad_peak(uint32_t *out, uint32_t seed, int iters)
 {
     uint32_t a = seed + threadIdx.x, b = a * 3 + 1, c = a ^ 0x9e3779b9u, d = b + 7;
     const uint32_t m = 0x10001u + blockIdx.x, w = 0x00030001u + blockIdx.x;
+    auto step = [&](bool dp, uint32_t x, uint32_t y) { return dp ? __dp2a_lo(w, x, y) : x * m + y; };
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int k = 0; k < 16; k++) {
-            a = a * m + b;
-            b = __dp2a_lo(w, b, c);
-            c = c * m + d;
-            d = __dp2a_lo(w, d, a);
+            a = step(DpAC, a, b);
+            b = step(DpBD, b, c);
+            c = step(DpAC, c, d);
+            d = step(DpBD, d, a);
         }
     }
     if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
@@ -200,12 +171,14 @@ Ceilings measure_ceilings()
     uint32_t *out;
     CHECK(cudaMalloc(&out, 4));
     const int blocks = sms * 8, threads = 512, iters = 2000;
-    ms = median_ms([&](int i) { imad_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
-    c.imad_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
-    ms = median_ms([&](int i) { dp2a_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
-    c.dp2a_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
-    ms = median_ms([&](int i) { mixed_peak<<<blocks, threads>>>(out, (uint32_t)i, iters); });
-    c.mixed_gops = (double)blocks * threads * iters * 64 / (ms * 1e6);
+    // Instructions per second / 1e9 of one mad_peak variant.
+    auto rate = [&](void (*kernel)(uint32_t *, uint32_t, int)) {
+        double t = median_ms([&](int i) { kernel<<<blocks, threads>>>(out, (uint32_t)i, iters); });
+        return (double)blocks * threads * iters * 64 / (t * 1e6);
+    };
+    c.imad_gops = rate(mad_peak<false, false>);
+    c.dp2a_gops = rate(mad_peak<true, true>);
+    c.mixed_gops = rate(mad_peak<false, true>);
     CHECK(cudaFree(out));
     return c;
 }
