@@ -16,7 +16,10 @@
  * vertical sum; 10/16-bit planes keep 32-bit intermediates and a 64-bit
  * vertical sum (bounds in blur.h). Grids stride over rows, so any height
  * fits the 65535 grid.y limit. */
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
+#include <algorithm>
+#include <climits>
 
 #include "blur.h"
 
@@ -239,17 +242,21 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
  * for the radii built here (1-12 and 24): the arithmetic of blur_fused8,
  * with each thread computing several outputs from a window of inputs held
  * in registers and the taps compile-time indices into the constant bank.
+ * All planes of a frame go in one launch (blur8_reg), so one plane's last
+ * tiles overlap the next plane's first ones.
  *
  * Per block a W x H output tile (RegShape). The block stages the tile
- * plus the radius on every side in shared memory: 16 bytes at a time, rows
- * folded at the top and bottom, where the staged columns lie inside the
- * frame and the rows are 16-byte aligned (every tile column but the first
- * and last, for our pools); else a byte at a time through a per-block
- * table of folded columns. The horizontal pass makes 4 pixels a thread for
- * all H + 2R staged rows, two taps per DP2A instruction; the vertical pass
- * RowsV pixels down a column, one IMAD a tap. The tile height is picked
- * per radius and channel count (reg_rows_v) so the horizontal pass's last
- * round of threads is nearly full and wide kernels redo few rows. */
+ * plus the radius on every side in shared memory, rows folded at the top
+ * and bottom: 16-byte chunks that lie inside the source row are copied
+ * whole and asynchronously (rows 16-byte aligned, as in our pools); the
+ * chunks at a frame's left and right edges go byte by byte through a table
+ * of folded columns. The horizontal pass makes Opx pixels of a row per
+ * item for all H + 2R staged rows, two taps per DP2A instruction; the
+ * vertical pass RowsV pixels down a column, one IMAD a tap. The tile
+ * height is picked per radius and channel count (reg_rows_v) so the
+ * horizontal pass's last round of threads is nearly full and wide kernels
+ * redo few rows. Rounding constants start the sums, and results are
+ * picked out of them with byte permutes. */
 /* Blocks per SM the register budget is cut for (48 registers at 5): 5
  * where an SM holds 1280 threads or more (sm_80 and later), 4 on Turing. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -259,17 +266,24 @@ constexpr int kRegMinBlocks = 5;
 #endif
 constexpr int kRegThreads = 256; // W * H / RowsV threads
 
-/* Static shared memory of blur8_reg for a tile of W x H pixels (the layout
- * the kernel declares). */
-constexpr int reg_shared_bytes(int C, int R, int W, int H)
+/* Shared memory of blur8_reg for a tile of W x H pixels (the layout
+ * reg_tile carves). */
+__host__ __device__ constexpr int reg_shared_bytes(int C, int R, int W, int H)
 {
     const int in_px = W + 2 * R, off = (16 - R * C % 16) % 16;
     const int stride = (off + in_px * C + 15) / 16 * 16;
     return (H + 2 * R) * stride + 32 + (H + 2 * R) * W * C * 2 + in_px * C * 4;
 }
 
+/* Output pixels per item of the horizontal pass: 8 for one channel (8
+ * sums), 4 for two and four (8 and 16 sums). */
+constexpr int reg_opx(int C)
+{
+    return C == 1 ? 8 : 4;
+}
+
 /* Output rows per thread of the vertical pass, which sets the tile height
- * H = RowsV * kRegThreads / W. The horizontal pass runs (H + 2R) * W / 4
+ * H = RowsV * kRegThreads / W. The horizontal pass runs (H + 2R) * W / Opx
  * items on kRegThreads threads in whole rounds; the pick is the height
  * with the fewest rounds per output row (a partly idle last round is paid
  * in full), within 47 KiB of shared memory and a bound on accumulators
@@ -282,7 +296,7 @@ constexpr int reg_rows_v(int C, int R)
         const int h = rv * kRegThreads / W;
         if (reg_shared_bytes(C, R, W, h) > 47 * 1024)
             break;
-        const int rounds = ((h + 2 * R) * (W / 4) + kRegThreads - 1) / kRegThreads;
+        const int rounds = ((h + 2 * R) * (W / reg_opx(C)) + kRegThreads - 1) / kRegThreads;
         if (best_h == 0 || rounds * best_h < best_rounds * h)
             best_rv = rv, best_rounds = rounds, best_h = h;
     }
@@ -291,7 +305,7 @@ constexpr int reg_rows_v(int C, int R)
 
 template <int C, int R> struct RegShape {
     static_assert(C == 1 || C == 2 || C == 4, "1, 2 or 4 channels");
-    static constexpr int W = C == 1 ? 64 : 32, RowsV = reg_rows_v(C, R);
+    static constexpr int W = C == 1 ? 64 : 32, Opx = reg_opx(C), RowsV = reg_rows_v(C, R);
     static constexpr int H = RowsV * kRegThreads / W;
     static constexpr int MinBlocks = RowsV * C > 16 && C == 1 ? 3 : kRegMinBlocks;
 };
@@ -306,11 +320,32 @@ struct RegTaps {
     uint32_t v[2 * kRegMaxR + 1];
 };
 
+/* One plane of a blur8_reg launch. */
+struct RegPlane {
+    const uint8_t *src;
+    size_t src_pitch; // bytes
+    uint8_t *dst;
+    size_t dst_pitch; // bytes
+    int width, height; // pixels
+    int wide;          // 1: the launch's second channel count (C1), 0: its first (C0)
+    int strips;        // tile columns
+    int first;         // its first tile in the launch's numbering
+};
+
+/* Every plane of a frame in one launch: tile t of the launch is tile
+ * t - first of the last plane whose first is at most t, row-major. */
+struct RegLaunch {
+    RegPlane plane[CF_MAX_PLANES];
+    int n_planes, tiles, border;
+    uint32_t border_value;
+};
+
+/* One W x H output tile of plane p whose top-left output pixel is (x0, y0),
+ * in the block's shared memory smem (reg_shared_bytes). Ends with the block
+ * synchronised. */
 template <int R, int C>
-__global__ void __launch_bounds__(kRegThreads, RegShape<C, R>::MinBlocks)
-blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict__ dst,
-          size_t dst_pitch, int width, int height, int border, uint32_t border_value,
-          const __grid_constant__ RegTaps taps)
+__device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int border,
+                                         uint32_t border_value, const RegTaps &taps, uint8_t *smem)
 {
     using Shape = RegShape<C, R>;
     constexpr int K = 2 * R + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
@@ -322,209 +357,342 @@ blur8_reg(const uint8_t *__restrict__ src, size_t src_pitch, uint8_t *__restrict
     constexpr int OFF = (16 - R * C % 16) % 16, LEFT = R * C + OFF;
     constexpr int IN_STRIDE = (OFF + IN_PX * C + 15) / 16 * 16; // bytes per staged row
     constexpr int VECS = IN_STRIDE / 16;
-    // Horizontal item: 4 outputs from the words holding bytes SO .. of the
-    // word-aligned window starting at its first input pixel; the window
-    // covers one pixel more than the taps reach (its weight is 0).
-    constexpr int SO = OFF % 4, WORDS = (SO + (2 * R + 5) * C + 3) / 4 + 1;
-    __shared__ __align__(16) uint8_t in[IN_H * IN_STRIDE + 32]; // + slack for word loads
-    __shared__ __align__(16) uint16_t mid[IN_H * W * C];
+    // Horizontal item: OPX outputs from the words holding bytes SO .. of
+    // the word-aligned window starting at its first input pixel. Its pairs
+    // start at samples 0 .. SPAN - 1 of each channel, so the window covers
+    // one pixel more than the taps reach (a weight of 0). Loaded WORD_VEC
+    // words at a time, as the window's alignment allows.
+    constexpr int OPX = Shape::Opx, ITEMS = W / OPX, SPAN = 2 * R + OPX, SO = OFF % 4;
+    constexpr int WORD_VEC = (OFF - SO) % 16 == 0 && OPX * C % 16 == 0 ? 4
+                             : (OFF - SO) % 8 == 0 && OPX * C % 8 == 0 ? 2
+                                                                       : 1;
+    constexpr int WORDS = ((SO + SPAN * C - (C == 1 ? 1 : 2)) / 4 + 2 + WORD_VEC - 1) / WORD_VEC *
+                          WORD_VEC;
+    static_assert(C == 1 || (SO % 2 == 0 && (C == 2 || SO == 0)),
+                  "a byte permute reaches the bytes of two pairs");
+    static_assert(OFF - SO + (W - OPX) * C + 4 * WORDS <= IN_STRIDE + 32,
+                  "the last row's window stays in the slack");
+    static_assert(reg_shared_bytes(C, R, W, H) ==
+                      (IN_H * IN_STRIDE + 32) + IN_H * W * C * 2 + IN_PX * C * 4,
+                  "the layout reg_shared_bytes counts");
+    uint8_t *in = smem; // IN_H rows of IN_STRIDE bytes, then 32 bytes of slack for word loads
+    uint16_t *mid = reinterpret_cast<uint16_t *>(smem + IN_H * IN_STRIDE + 32); // IN_H x W x C
+    int *col_src = reinterpret_cast<int *>(mid + IN_H * W * C);                 // IN_PX x C
+    const uint8_t *__restrict__ src = p.src;
+    uint8_t *__restrict__ dst = p.dst;
+    const size_t src_pitch = p.src_pitch, dst_pitch = p.dst_pitch;
+    const int width = p.width, height = p.height;
     const int tid = threadIdx.x;
-    const int tiles_y = (height + H - 1) / H;
-    const int x0 = blockIdx.x * W;
     const bool dst_aligned = ((uintptr_t)dst | dst_pitch) % C == 0;
-    // Every staged byte, alignment padding included, inside the row's pixels.
-    const bool inside_x = ((uintptr_t)src | src_pitch) % 16 == 0 && x0 * C - LEFT >= 0 &&
-                          x0 * C - LEFT + IN_STRIDE <= width * C;
-    // Edge blocks: the byte offset in a source row of each staged byte
-    // (border folded; -1 for the constant), worked out once per block.
-    __shared__ int col_src[IN_PX * C];
-    if (!inside_x) {
+    // Staged rows go 16-byte chunk by chunk. Chunks [v_lo, v_hi) lie
+    // inside the source row (rows 16-byte aligned): copied whole,
+    // asynchronously. The others, at a frame's left or right edge, byte by
+    // byte through a table of folded source columns.
+    const int g0 = x0 * C - LEFT; // a staged row's first byte in its source row (may be < 0)
+    int v_lo = 0, v_hi = 0;
+    if (((uintptr_t)src | src_pitch) % 16 == 0) {
+        v_lo = g0 < 0 ? (15 - g0) / 16 : 0;
+        v_hi = max(v_lo, min(VECS, (width * C - g0) / 16));
+    }
+    if (v_lo > 0 || v_hi < VECS) {
+        // The byte offset in a source row of each staged pixel byte
+        // (border folded; -1 for the constant).
         for (int b = tid; b < IN_PX * C; b += kRegThreads) {
             const int sx = cf_border_index(x0 - R + b / C, width, border);
             col_src[b] = sx < 0 ? -1 : sx * C + b % C;
         }
         __syncthreads();
     }
-    for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
-        const int y0 = ty * H;
-        if (inside_x) {
-            // Rows (border folded) copied 16 bytes at a time.
-            const uint4 fill = make_uint4(border_value * 0x01010101u, border_value * 0x01010101u,
-                                          border_value * 0x01010101u, border_value * 0x01010101u);
-            for (int i = tid; i < IN_H * VECS; i += kRegThreads) {
-                const int r = i / VECS, v = i - r * VECS;
-                const int sy = cf_border_index(y0 - R + r, height, border);
-                *reinterpret_cast<uint4 *>(in + r * IN_STRIDE + 16 * v) =
-                    sy < 0 ? fill
-                           : reinterpret_cast<const uint4 *>(src + (size_t)sy * src_pitch +
-                                                             (size_t)x0 * C - LEFT)[v];
+    const uint4 fill = make_uint4(border_value * 0x01010101u, border_value * 0x01010101u,
+                                  border_value * 0x01010101u, border_value * 0x01010101u);
+    for (int i = tid; i < IN_H * VECS; i += kRegThreads) {
+        const int r = i / VECS, v = i - r * VECS;
+        const int sy = cf_border_index(y0 - R + r, height, border); // rows folded
+        uint8_t *to = in + r * IN_STRIDE + 16 * v;
+        if (v >= v_lo && v < v_hi) {
+            if (sy < 0)
+                *reinterpret_cast<uint4 *>(to) = fill;
+            else
+                __pipeline_memcpy_async(to, src + (size_t)sy * src_pitch + g0 + 16 * v, 16);
+            continue;
+        }
+        const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            const int b = 16 * v + k - OFF; // byte of the staged pixels; else alignment padding
+            if (b >= 0 && b < IN_PX * C) {
+                const int sb = col_src[b];
+                to[k] = (sy < 0 || sb < 0) ? (uint8_t)border_value : row[sb];
+            }
+        }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    // Horizontal: OPX output pixels of one row per item. Neighbouring
+    // taps go in pairs through DP2A (two 16-bit weights times two 8-bit
+    // samples plus the running sum: one instruction for two
+    // multiply-adds; the _lo form takes the samples from bytes 0-1 of
+    // its second operand, the _hi form from bytes 2-3). The sum stays
+    // below 2^24, so it is the very integer the tap-by-tap loop gives.
+    // Sums start at 2^7, the rounding of cf_blur_round_h, so the
+    // intermediate is bytes 1-2 of the sum.
+    for (int i = tid; i < IN_H * ITEMS; i += kRegThreads) {
+        const int r = i / ITEMS, c = (i - r * ITEMS) * OPX; // first pixel
+        const uint8_t *p = in + r * IN_STRIDE + OFF - SO + c * C;
+        uint32_t words[WORDS];
+#pragma unroll
+        for (int k = 0; k < WORDS; k += WORD_VEC) {
+            if constexpr (WORD_VEC == 4) {
+                const uint4 q = *reinterpret_cast<const uint4 *>(p + 4 * k);
+                words[k] = q.x, words[k + 1] = q.y, words[k + 2] = q.z, words[k + 3] = q.w;
+            } else if constexpr (WORD_VEC == 2) {
+                const uint2 q = *reinterpret_cast<const uint2 *>(p + 4 * k);
+                words[k] = q.x, words[k + 1] = q.y;
+            } else {
+                words[k] = *reinterpret_cast<const uint32_t *>(p + 4 * k);
+            }
+        }
+        uint32_t acc[OPX][C];
+#pragma unroll
+        for (int o = 0; o < OPX; o++)
+#pragma unroll
+            for (int ch = 0; ch < C; ch++) acc[o][ch] = 1u << 7;
+        // Output o takes pair m (taps 2m, 2m + 1) from samples j and
+        // j + 1 of its channel, j = o + 2m.
+        auto tap_pair = [&](int j, int o) { return j >= o && (j - o) % 2 == 0 && (j - o) / 2 <= R; };
+        if constexpr (C == 1) {
+            // Samples q .. q + 3 in one register (a funnel shift of two
+            // words where they straddle): pair q in its low half, pair
+            // q + 2 in its high half. Quads at q = 0, 1 mod 4 hold every
+            // pair once.
+#pragma unroll
+            for (int q = 0; q < SPAN; q++) {
+                if (q % 4 > 1)
+                    continue;
+                const int b = SO + q, w0 = b / 4, s = b % 4;
+                const uint32_t quad =
+                    s == 0 ? words[w0] : __funnelshift_r(words[w0], words[w0 + 1], 8 * s);
+#pragma unroll
+                for (int o = 0; o < OPX; o++) {
+                    if (tap_pair(q, o))
+                        acc[o][0] = __dp2a_lo(taps.pairs[(q - o) / 2], quad, acc[o][0]);
+                    if (tap_pair(q + 2, o))
+                        acc[o][0] = __dp2a_hi(taps.pairs[(q + 2 - o) / 2], quad, acc[o][0]);
+                }
             }
         } else {
-            // At a left or right edge: a byte at a time, through the
-            // block's table of folded source columns.
-            for (int i = tid; i < IN_H * IN_PX * C; i += kRegThreads) {
-                const int r = i / (IN_PX * C), b = i - r * (IN_PX * C);
-                const int sy = cf_border_index(y0 - R + r, height, border), sb = col_src[b];
-                in[r * IN_STRIDE + OFF + b] = (sy < 0 || sb < 0) ? (uint8_t)border_value
-                                                                 : src[(size_t)sy * src_pitch + sb];
-            }
-        }
-        __syncthreads();
-        // Horizontal: 4 output pixels of one row per item. Neighbouring taps
-        // go in pairs through DP2A (two 16-bit weights times two 8-bit
-        // samples plus the running sum: one instruction for two
-        // multiply-adds); the sum stays below 2^24, so it is the very
-        // integer the tap-by-tap loop gives.
-        for (int i = tid; i < IN_H * (W / 4); i += kRegThreads) {
-            const int r = i / (W / 4), c = (i - r * (W / 4)) * 4; // first pixel
-            const uint32_t *p =
-                reinterpret_cast<const uint32_t *>(in + r * IN_STRIDE + OFF - SO + c * C);
-            uint32_t words[WORDS];
+            // Channels 2h and 2h + 1 of samples j and j + 1 in one
+            // register: one byte permute for two pairs.
 #pragma unroll
-            for (int k = 0; k < WORDS; k++) words[k] = p[k];
-            uint32_t acc[4][C] = {};
+            for (int j = 0; j < SPAN; j++)
 #pragma unroll
-            for (int ch = 0; ch < C; ch++)
+                for (int h = 0; h < C / 2; h++) {
+                    const int b = SO + j * C + 2 * h, w0 = b / 4, s = b % 4;
+                    const uint32_t quad = __byte_perm(words[w0], words[w0 + 1],
+                                                      s | (s + C) << 4 | (s + 1) << 8 |
+                                                          (s + C + 1) << 12);
 #pragma unroll
-                for (int j = 0; j < 2 * R + 4; j++) {
-                    // Samples j and j + 1 of this channel in the low two
-                    // bytes: taps 2m and 2m + 1 of output j - 2m.
-                    const int b0 = SO + j * C + ch, w0 = b0 / 4;
-                    const uint32_t pair =
-                        __byte_perm(words[w0], words[w0 + 1], (b0 % 4) | ((b0 + C - 4 * w0) << 4));
-#pragma unroll
-                    for (int o = 0; o < 4; o++)
-                        if ((j - o) % 2 == 0 && j - o >= 0 && (j - o) / 2 <= R)
-                            acc[o][ch] = __dp2a_lo(taps.pairs[(j - o) / 2], pair, acc[o][ch]);
+                    for (int o = 0; o < OPX; o++)
+                        if (tap_pair(j, o)) {
+                            const uint32_t w = taps.pairs[(j - o) / 2];
+                            acc[o][2 * h] = __dp2a_lo(w, quad, acc[o][2 * h]);
+                            acc[o][2 * h + 1] = __dp2a_hi(w, quad, acc[o][2 * h + 1]);
+                        }
                 }
-            uint16_t *m = mid + (r * W + c) * C;
+        }
+        // Two intermediates per word: bytes 1-2 of two sums.
+        auto pack = [](uint32_t a, uint32_t b) { return __byte_perm(a, b, 0x6521); };
+        uint16_t *m = mid + (r * W + c) * C;
+        if constexpr (C == 1) {
+            *reinterpret_cast<uint4 *>(m) =
+                make_uint4(pack(acc[0][0], acc[1][0]), pack(acc[2][0], acc[3][0]),
+                           pack(acc[4 % OPX][0], acc[5 % OPX][0]),
+                           pack(acc[6 % OPX][0], acc[7 % OPX][0]));
+        } else if constexpr (C == 2) {
+            *reinterpret_cast<uint4 *>(m) =
+                make_uint4(pack(acc[0][0], acc[0][1]), pack(acc[1][0], acc[1][1]),
+                           pack(acc[2][0], acc[2][1]), pack(acc[3][0], acc[3][1]));
+        } else {
+#pragma unroll
+            for (int o = 0; o < OPX; o++)
+                *reinterpret_cast<uint2 *>(m + o * 4) =
+                    make_uint2(pack(acc[o][0], acc[o][1]), pack(acc[o][2 % C], acc[o][3 % C]));
+        }
+    }
+    __syncthreads();
+    // Vertical: ROWS_V output pixels down one column per thread.
+    {
+        const int c = tid % W, r0 = (tid / W) * ROWS_V;
+        // Sums start at 2^23, the rounding of cf_blur_round_v: 8-bit
+        // samples keep the sum below 2^32 (blur.h), and the result is
+        // its top byte.
+        uint32_t acc[ROWS_V][C];
+#pragma unroll
+        for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+            for (int ch = 0; ch < C; ch++) acc[o][ch] = 1u << 23;
+#pragma unroll
+        for (int j = 0; j < ROWS_V + 2 * R; j++) {
+            uint32_t v[C];
             if constexpr (C == 1) {
-                *reinterpret_cast<uint2 *>(m) =
-                    make_uint2(cf_blur_round_h(acc[0][0]) | cf_blur_round_h(acc[1][0]) << 16,
-                               cf_blur_round_h(acc[2][0]) | cf_blur_round_h(acc[3][0]) << 16);
+                v[0] = mid[(r0 + j) * W + c];
             } else if constexpr (C == 2) {
-                *reinterpret_cast<uint4 *>(m) =
-                    make_uint4(cf_blur_round_h(acc[0][0]) | cf_blur_round_h(acc[0][1]) << 16,
-                               cf_blur_round_h(acc[1][0]) | cf_blur_round_h(acc[1][1]) << 16,
-                               cf_blur_round_h(acc[2][0]) | cf_blur_round_h(acc[2][1]) << 16,
-                               cf_blur_round_h(acc[3][0]) | cf_blur_round_h(acc[3][1]) << 16);
+                const uint32_t q = reinterpret_cast<const uint32_t *>(mid)[(r0 + j) * W + c];
+                v[0] = q & 0xffffu, v[1 % C] = q >> 16;
+            } else {
+                const uint2 q = reinterpret_cast<const uint2 *>(mid)[(r0 + j) * W + c];
+                v[0] = q.x & 0xffffu, v[1 % C] = q.x >> 16, v[2 % C] = q.y & 0xffffu,
+                v[3 % C] = q.y >> 16;
+            }
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+                for (int ch = 0; ch < C; ch++)
+                    if (j - o >= 0 && j - o < K) acc[o][ch] += taps.v[j - o] * v[ch];
+        }
+        const int x = x0 + c, rows = height - (y0 + r0);
+        uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + (size_t)x * C;
+        // Output o: the top bytes of its sums, one store per pixel
+        // where the destination is aligned to it.
+        auto store = [&](int o, uint8_t *out) {
+            if (C > 1 && dst_aligned) {
+                const uint32_t lo = __byte_perm(acc[o][0], acc[o][1 % C], 0x0073);
+                if (C == 4)
+                    *reinterpret_cast<uint32_t *>(out) =
+                        __byte_perm(lo, __byte_perm(acc[o][2 % C], acc[o][3 % C], 0x0073), 0x5410);
+                else
+                    *reinterpret_cast<uint16_t *>(out) = (uint16_t)lo;
             } else {
 #pragma unroll
-                for (int o = 0; o < 4; o++)
-                    *reinterpret_cast<uint2 *>(m + o * 4) =
-                        make_uint2(cf_blur_round_h(acc[o][0]) | cf_blur_round_h(acc[o][1]) << 16,
-                                   cf_blur_round_h(acc[o][2]) | cf_blur_round_h(acc[o][3]) << 16);
+                for (int ch = 0; ch < C; ch++) out[ch] = (uint8_t)(acc[o][ch] >> 24);
             }
+        };
+        if (x < width && rows >= ROWS_V) { // the whole column inside the frame
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++, d += dst_pitch) store(o, d);
+        } else if (x < width) {
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
+                if (o < rows)
+                    store(o, d);
         }
-        __syncthreads();
-        // Vertical: ROWS_V output pixels down one column per thread.
-        {
-            const int c = tid % W, r0 = (tid / W) * ROWS_V;
-            uint32_t acc[ROWS_V][C] = {};
-#pragma unroll
-            for (int j = 0; j < ROWS_V + 2 * R; j++) {
-                uint32_t v[C];
-                if constexpr (C == 1) {
-                    v[0] = mid[(r0 + j) * W + c];
-                } else if constexpr (C == 2) {
-                    const uint32_t q = reinterpret_cast<const uint32_t *>(mid)[(r0 + j) * W + c];
-                    v[0] = q & 0xffffu, v[1 % C] = q >> 16;
-                } else {
-                    const uint2 q = reinterpret_cast<const uint2 *>(mid)[(r0 + j) * W + c];
-                    v[0] = q.x & 0xffffu, v[1 % C] = q.x >> 16, v[2 % C] = q.y & 0xffffu,
-                    v[3 % C] = q.y >> 16;
-                }
-#pragma unroll
-                for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-                    for (int ch = 0; ch < C; ch++)
-                        if (j - o >= 0 && j - o < K) acc[o][ch] += taps.v[j - o] * v[ch];
-            }
-            // 8-bit samples: the vertical sum plus 2^23 stays below 2^32
-            // (blur.h), so cf_blur_round_v in 32 bits.
-            auto round_v = [](uint32_t sum) { return (sum + (1u << 23)) >> 24; };
-            const int x = x0 + c, rows = height - (y0 + r0);
-            uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + (size_t)x * C;
-#pragma unroll
-            for (int o = 0; o < ROWS_V; o++, d += dst_pitch) {
-                if (x >= width || o >= rows)
-                    continue;
-                if (C > 1 && dst_aligned) {
-                    uint32_t px = 0;
-#pragma unroll
-                    for (int ch = 0; ch < C; ch++) px |= round_v(acc[o][ch]) << (8 * ch);
-                    if (C == 4)
-                        *reinterpret_cast<uint32_t *>(d) = px;
-                    else
-                        *reinterpret_cast<uint16_t *>(d) = (uint16_t)px;
-                } else {
-#pragma unroll
-                    for (int ch = 0; ch < C; ch++) d[ch] = (uint8_t)round_v(acc[o][ch]);
-                }
-            }
-        }
-        __syncthreads();
+    }
+    __syncthreads();
+}
+
+/* The register-window kernel over every tile of every plane of a launch:
+ * planes of C0 channels (wide == 0) and of C1 channels (wide == 1). */
+template <int R, int C0, int C1>
+__global__ void __launch_bounds__(kRegThreads, RegShape<C0, R>::MinBlocks < RegShape<C1, R>::MinBlocks
+                                                   ? RegShape<C0, R>::MinBlocks
+                                                   : RegShape<C1, R>::MinBlocks)
+blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps taps)
+{
+    extern __shared__ __align__(16) uint8_t smem[];
+    for (int t = blockIdx.x; t < l.tiles; t += gridDim.x) {
+        int i = 0;
+        while (i + 1 < l.n_planes && t >= l.plane[i + 1].first)
+            i++;
+        const RegPlane &p = l.plane[i];
+        const int k = t - p.first, ty = k / p.strips, tx = k - ty * p.strips;
+        if (C0 == C1 || !p.wide)
+            reg_tile<R, C0>(p, tx * RegShape<C0, R>::W, ty * RegShape<C0, R>::H, l.border,
+                            l.border_value, taps, smem);
+        else
+            reg_tile<R, C1>(p, tx * RegShape<C1, R>::W, ty * RegShape<C1, R>::H, l.border,
+                            l.border_value, taps, smem);
     }
 }
 
-template <int R, int C>
-void launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                cudaStream_t stream)
+/* Shared memory a plane of c channels needs in a <R, C0, C1> launch. */
+template <int R, int C0, int C1> int reg_plane_shared(int c)
 {
-    using Shape = RegShape<C, R>;
+    return c == C0 ? reg_shared_bytes(C0, R, RegShape<C0, R>::W, RegShape<C0, R>::H)
+                   : reg_shared_bytes(C1, R, RegShape<C1, R>::W, RegShape<C1, R>::H);
+}
+
+/* One launch for every plane; false if the frame has too many tiles. */
+template <int R, int C0, int C1>
+bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+                int n_planes, cudaStream_t stream)
+{
     static_assert(R <= kRegMaxR, "taps sized for kRegMaxR");
     RegTaps taps = {};
     for (int m = 0; m <= R; m++)
         taps.pairs[m] = kx.w[2 * m] | (m < R ? kx.w[2 * m + 1] << 16 : 0);
     for (int t = 0; t < 2 * R + 1; t++)
         taps.v[t] = ky.w[t];
-    int tiles_y = (p.height + Shape::H - 1) / Shape::H;
-    dim3 grid((unsigned)((p.width + Shape::W - 1) / Shape::W),
-              (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
-    blur8_reg<R, C><<<grid, kRegThreads, 0, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
-                                                      p.width, p.height, p.border, p.border_value,
-                                                      taps);
+    RegLaunch l = {};
+    l.n_planes = n_planes;
+    l.border = planes[0].border;
+    l.border_value = planes[0].border_value;
+    long long tiles = 0;
+    int shared = 0;
+    for (int i = 0; i < n_planes; i++) {
+        const cf_blur_plane &p = planes[i];
+        const bool wide = p.channels != C0;
+        const int w = wide ? RegShape<C1, R>::W : RegShape<C0, R>::W;
+        const int h = wide ? RegShape<C1, R>::H : RegShape<C0, R>::H;
+        l.plane[i] = { p.src, p.src_pitch, p.dst, p.dst_pitch, p.width, p.height, wide,
+                       (p.width + w - 1) / w, (int)tiles };
+        tiles += (long long)l.plane[i].strips * ((p.height + h - 1) / h);
+        if (tiles > INT_MAX)
+            return false;
+        shared = std::max(shared, reg_plane_shared<R, C0, C1>(p.channels));
+    }
+    l.tiles = (int)tiles;
+    blur8_reg<R, C0, C1><<<(unsigned)l.tiles, kRegThreads, (size_t)shared, stream>>>(l, taps);
+    return true;
 }
 
-template <int C>
-bool launch_reg_radius(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                       cudaStream_t stream)
+template <int C0, int C1>
+bool launch_reg_radius(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                       const cf_blur_plane *planes, int n_planes, cudaStream_t stream)
 {
     switch (kx.size / 2) {
-    case 1: launch_reg<1, C>(kx, ky, p, stream); return true;
-    case 2: launch_reg<2, C>(kx, ky, p, stream); return true;
-    case 3: launch_reg<3, C>(kx, ky, p, stream); return true;
-    case 4: launch_reg<4, C>(kx, ky, p, stream); return true;
-    case 5: launch_reg<5, C>(kx, ky, p, stream); return true;
-    case 6: launch_reg<6, C>(kx, ky, p, stream); return true;
-    case 7: launch_reg<7, C>(kx, ky, p, stream); return true;
-    case 8: launch_reg<8, C>(kx, ky, p, stream); return true;
-    case 9: launch_reg<9, C>(kx, ky, p, stream); return true;
-    case 10: launch_reg<10, C>(kx, ky, p, stream); return true;
-    case 11: launch_reg<11, C>(kx, ky, p, stream); return true;
-    case 12: launch_reg<12, C>(kx, ky, p, stream); return true;
-    case 24: launch_reg<24, C>(kx, ky, p, stream); return true;
+    case 1: return launch_reg<1, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 2: return launch_reg<2, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 3: return launch_reg<3, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 4: return launch_reg<4, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 5: return launch_reg<5, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 6: return launch_reg<6, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 7: return launch_reg<7, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 8: return launch_reg<8, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 9: return launch_reg<9, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 10: return launch_reg<10, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 11: return launch_reg<11, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 12: return launch_reg<12, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 24: return launch_reg<24, C0, C1>(kx, ky, planes, n_planes, stream);
     }
     return false;
 }
 
-/* The register-window kernel where it is built (1, 2 or 4 channels of 8
- * bits, the same radius both ways, kernels of 3 to 25 taps: 8-bit sigma up
- * to about 4, or 49 taps: sigma 8); false to fall back. */
-bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-              cudaStream_t stream)
+/* The register-window kernel, one launch for all planes, where it is built:
+ * 8-bit planes of 1 and 2 channels (GRAY8; NV12, I420) or of 4 (RGBA and
+ * kin), the same radius both ways, kernels of 3 to 25 taps (8-bit sigma up
+ * to about 4) or 49 taps (sigma 8). False to fall back plane by plane. */
+bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+              int n_planes, cudaStream_t stream)
 {
-    if (p.sample_bytes != 1 || kx.size != ky.size)
+    if (kx.size != ky.size || n_planes < 1 || n_planes > CF_MAX_PLANES)
         return false;
     for (int t = 0; t < kx.size; t++)
         if (kx.w[t] > 0xffffu) // a one-tap-like kernel: no 16-bit weight pairs
             return false;
-    if (p.channels == 1)
-        return launch_reg_radius<1>(kx, ky, p, stream);
-    if (p.channels == 2)
-        return launch_reg_radius<2>(kx, ky, p, stream);
-    if (p.channels == 4)
-        return launch_reg_radius<4>(kx, ky, p, stream);
+    bool small = true, four = true; // every plane of 1-2 channels; of 4
+    for (int i = 0; i < n_planes; i++) {
+        const cf_blur_plane &p = planes[i];
+        if (p.sample_bytes != 1 || p.border != planes[0].border ||
+            p.border_value != planes[0].border_value)
+            return false;
+        small = small && (p.channels == 1 || p.channels == 2);
+        four = four && p.channels == 4;
+    }
+    if (small)
+        return launch_reg_radius<1, 2>(kx, ky, planes, n_planes, stream);
+    if (four)
+        return launch_reg_radius<4, 4>(kx, ky, planes, n_planes, stream);
     return false;
 }
 
@@ -571,7 +739,7 @@ template <typename T>
 cf_status blur_plane(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
                      void *tmp, size_t tp, cudaStream_t stream)
 {
-    if (try_reg8(kx, ky, p, stream) || try_fused8(kx, ky, p, stream))
+    if (try_fused8(kx, ky, p, stream))
         return CF_CUDA_CHECK(cudaGetLastError());
     switch (p.channels) {
     case 1: launch_horizontal<T, 1>(kx, p, tmp, tp, stream); break;
@@ -591,11 +759,16 @@ cf_status blur_plane(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const c
 
 } // namespace
 
-extern "C" cf_status cf_blur_plane_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
-                                        const cf_blur_plane *plane, void *tmp, size_t tmp_pitch,
-                                        cf_stream stream)
+extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
+                                         const cf_blur_plane *planes, int n_planes, void *tmp,
+                                         size_t tmp_pitch, cf_stream stream)
 {
-    if (plane->sample_bytes == 1)
-        return blur_plane<uint8_t>(*kx, *ky, *plane, tmp, tmp_pitch, stream);
-    return blur_plane<uint16_t>(*kx, *ky, *plane, tmp, tmp_pitch, stream);
+    if (try_reg8(*kx, *ky, planes, n_planes, stream))
+        return CF_CUDA_CHECK(cudaGetLastError());
+    for (int i = 0; i < n_planes; i++) {
+        const cf_blur_plane &p = planes[i];
+        CF_TRY(p.sample_bytes == 1 ? blur_plane<uint8_t>(*kx, *ky, p, tmp, tmp_pitch, stream)
+                                   : blur_plane<uint16_t>(*kx, *ky, p, tmp, tmp_pitch, stream));
+    }
+    return CF_OK;
 }

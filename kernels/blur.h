@@ -104,10 +104,14 @@ cf_status cf_blur_make_kernel(double sigma, int ksize, int depth, cf_blur_kernel
  * with tmp_pitch bytes per row. */
 void cf_blur_plane_cpu(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                        const cf_blur_plane *plane, uint32_t *tmp, size_t tmp_pitch);
-/* Same on the GPU on `stream`; tmp is device memory of the same size. */
-cf_status cf_blur_plane_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
-                             const cf_blur_plane *plane, void *tmp, size_t tmp_pitch,
-                             cf_stream stream);
+/* Same on the GPU on `stream` for the n_planes (1-3) planes of a frame,
+ * in one launch where the register-window kernel applies (8-bit planes
+ * with the same border); tmp is device memory of the largest plane's size.
+ * Errors: CF_ERROR_CUDA from a launch, CF_ERROR_UNSUPPORTED_FORMAT for a
+ * plane of more than 4 channels. */
+cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
+                              const cf_blur_plane *planes, int n_planes, void *tmp,
+                              size_t tmp_pitch, cf_stream stream);
 #ifdef __cplusplus
 }
 #endif

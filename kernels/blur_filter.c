@@ -123,8 +123,9 @@ static cf_status blur_run(const double *values, const cf_frame *src, cf_frame *d
     CF_TRY(cf_scratch_reserve(scratch, scratch_bytes(src, &tmp_pitch), memory, &tmp));
     uint32_t max_value = (1u << info->depth) - 1;
     uint32_t border_value = (uint32_t)values[PARAM_BORDER_VALUE];
+    cf_blur_plane planes[CF_MAX_PLANES];
     for (int p = 0; p < info->n_planes; p++) {
-        cf_blur_plane plane = {
+        planes[p] = (cf_blur_plane){
             src->data[p],
             src->pitch[p],
             dst->data[p],
@@ -137,18 +138,17 @@ static cf_status blur_run(const double *values, const cf_frame *src, cf_frame *d
             (int)values[PARAM_BORDER],
             border_value < max_value ? border_value : max_value,
         };
-        if (memory == CF_MEMORY_HOST) {
-            cf_blur_plane_cpu(&kx, &ky, &plane, tmp, tmp_pitch);
-            continue;
-        }
-#ifdef CF_HAVE_CUDA
-        CF_TRY(cf_blur_plane_cuda(&kx, &ky, &plane, tmp, tmp_pitch, stream));
-#else
-        (void)stream;
-        return cf_set_error(CF_ERROR_NO_DEVICE, "blur: built without CUDA");
-#endif
+        if (memory == CF_MEMORY_HOST)
+            cf_blur_plane_cpu(&kx, &ky, &planes[p], tmp, tmp_pitch);
     }
-    return CF_OK;
+    if (memory == CF_MEMORY_HOST)
+        return CF_OK;
+#ifdef CF_HAVE_CUDA
+    return cf_blur_planes_cuda(&kx, &ky, planes, info->n_planes, tmp, tmp_pitch, stream);
+#else
+    (void)stream;
+    return cf_set_error(CF_ERROR_NO_DEVICE, "blur: built without CUDA");
+#endif
 }
 
 static cf_status blur_run_cpu(const double *values, const cf_frame *src, cf_frame *dst,
