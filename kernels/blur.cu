@@ -19,6 +19,7 @@
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <algorithm>
+#include <type_traits>
 #include <climits>
 
 #include "blur.h"
@@ -266,13 +267,22 @@ constexpr int kRegMinBlocks = 5;
 #endif
 constexpr int kRegThreads = 256; // W * H / RowsV threads
 
+/* Adjacent pixels per thread of the vertical pass: 4 for one channel up
+ * to radius 12 (the intermediates then 32-bit, 4 to a 16-byte load), else
+ * 1 (16-bit intermediates). */
+__host__ __device__ constexpr int reg_vcols(int C, int R)
+{
+    return C == 1 && R <= 12 ? 4 : 1;
+}
+
 /* Shared memory of blur8_reg for a tile of W x H pixels (the layout
- * reg_tile carves). */
+ * reg_tile carves): staged rows and slack, intermediates, column table. */
 __host__ __device__ constexpr int reg_shared_bytes(int C, int R, int W, int H)
 {
     const int in_px = W + 2 * R, off = (16 - R * C % 16) % 16;
     const int stride = (off + in_px * C + 15) / 16 * 16;
-    return (H + 2 * R) * stride + 32 + (H + 2 * R) * W * C * 2 + in_px * C * 4;
+    return (H + 2 * R) * stride + 32 + (H + 2 * R) * W * C * (reg_vcols(C, R) == 4 ? 4 : 2) +
+           in_px * C * 4;
 }
 
 /* Output pixels per item of the horizontal pass: 8 for one channel (8
@@ -283,17 +293,19 @@ constexpr int reg_opx(int C)
 }
 
 /* Output rows per thread of the vertical pass, which sets the tile height
- * H = RowsV * kRegThreads / W. The horizontal pass runs (H + 2R) * W / Opx
- * items on kRegThreads threads in whole rounds; the pick is the height
- * with the fewest rounds per output row (a partly idle last round is paid
- * in full), within 47 KiB of shared memory and a bound on accumulators
- * (RowsV * C registers). */
+ * H = RowsV * VCols * kRegThreads / W. The horizontal pass runs (H + 2R)
+ * * W / Opx items on kRegThreads threads in whole rounds; the pick is the
+ * height with the fewest rounds per output row (a partly idle last round
+ * is paid in full), within 47 KiB of shared memory and a bound on
+ * accumulators (RowsV * VCols * C registers). */
 constexpr int reg_rows_v(int C, int R)
 {
-    const int W = C == 1 ? 64 : 32, max_acc = C == 1 ? (R > 12 ? 32 : 16) : 24;
-    int best_rv = 4, best_rounds = 0, best_h = 0;
-    for (int rv = 4; rv * C <= max_acc; rv++) {
-        const int h = rv * kRegThreads / W;
+    const int W = C == 1 ? 64 : 32, vc = reg_vcols(C, R);
+    const int max_acc = C == 1 ? (R > 12 ? 32 : 20) : 24;
+    const int first = vc == 4 ? 1 : 4; // 4 rows of 4 pixels, or 4 of 1
+    int best_rv = first, best_rounds = 0, best_h = 0;
+    for (int rv = first; rv * C * vc <= max_acc; rv++) {
+        const int h = rv * vc * kRegThreads / W;
         if (reg_shared_bytes(C, R, W, h) > 47 * 1024)
             break;
         const int rounds = ((h + 2 * R) * (W / reg_opx(C)) + kRegThreads - 1) / kRegThreads;
@@ -305,9 +317,9 @@ constexpr int reg_rows_v(int C, int R)
 
 template <int C, int R> struct RegShape {
     static_assert(C == 1 || C == 2 || C == 4, "1, 2 or 4 channels");
-    static constexpr int W = C == 1 ? 64 : 32, Opx = reg_opx(C), RowsV = reg_rows_v(C, R);
-    static constexpr int H = RowsV * kRegThreads / W;
-    static constexpr int MinBlocks = RowsV * C > 16 && C == 1 ? 3 : kRegMinBlocks;
+    static constexpr int W = C == 1 ? 64 : 32, Opx = reg_opx(C), VCols = reg_vcols(C, R);
+    static constexpr int RowsV = reg_rows_v(C, R), H = RowsV * VCols * kRegThreads / W;
+    static constexpr int MinBlocks = RowsV * VCols * C > 24 ? 3 : kRegMinBlocks;
 };
 constexpr int kRegMaxR = 24;     // widest radius built
 
@@ -349,7 +361,8 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
 {
     using Shape = RegShape<C, R>;
     constexpr int K = 2 * R + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
-    static_assert(W * H / ROWS_V == kRegThreads, "one vertical item per thread");
+    constexpr int VC = Shape::VCols;
+    static_assert(W * H / (ROWS_V * VC) == kRegThreads, "one vertical item per thread");
     static_assert(W * C % 16 == 0, "tiles start on 16-byte boundaries");
     constexpr int IN_H = H + 2 * R, IN_PX = W + 2 * R;
     // A staged row starts 16-byte aligned, LEFT bytes left of the tile; the
@@ -372,12 +385,13 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
                   "a byte permute reaches the bytes of two pairs");
     static_assert(OFF - SO + (W - OPX) * C + 4 * WORDS <= IN_STRIDE + 32,
                   "the last row's window stays in the slack");
+    using Mid = std::conditional_t<VC == 4, uint32_t, uint16_t>; // an intermediate
     static_assert(reg_shared_bytes(C, R, W, H) ==
-                      (IN_H * IN_STRIDE + 32) + IN_H * W * C * 2 + IN_PX * C * 4,
+                      (IN_H * IN_STRIDE + 32) + IN_H * W * C * (int)sizeof(Mid) + IN_PX * C * 4,
                   "the layout reg_shared_bytes counts");
     uint8_t *in = smem; // IN_H rows of IN_STRIDE bytes, then 32 bytes of slack for word loads
-    uint16_t *mid = reinterpret_cast<uint16_t *>(smem + IN_H * IN_STRIDE + 32); // IN_H x W x C
-    int *col_src = reinterpret_cast<int *>(mid + IN_H * W * C);                 // IN_PX x C
+    Mid *mid = reinterpret_cast<Mid *>(smem + IN_H * IN_STRIDE + 32); // IN_H x W x C
+    int *col_src = reinterpret_cast<int *>(mid + IN_H * W * C);       // IN_PX x C
     const uint8_t *__restrict__ src = p.src;
     uint8_t *__restrict__ dst = p.dst;
     const size_t src_pitch = p.src_pitch, dst_pitch = p.dst_pitch;
@@ -503,8 +517,13 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         }
         // Two intermediates per word: bytes 1-2 of two sums.
         auto pack = [](uint32_t a, uint32_t b) { return __byte_perm(a, b, 0x6521); };
-        uint16_t *m = mid + (r * W + c) * C;
-        if constexpr (C == 1) {
+        Mid *m = mid + (r * W + c) * C;
+        if constexpr (VC == 4) {
+#pragma unroll
+            for (int o = 0; o < OPX; o += 4)
+                *reinterpret_cast<uint4 *>(m + o) = make_uint4(acc[o][0] >> 8, acc[o + 1][0] >> 8,
+                                                               acc[o + 2][0] >> 8, acc[o + 3][0] >> 8);
+        } else if constexpr (C == 1) {
             *reinterpret_cast<uint4 *>(m) =
                 make_uint4(pack(acc[0][0], acc[1][0]), pack(acc[2][0], acc[3][0]),
                            pack(acc[4 % OPX][0], acc[5 % OPX][0]),
@@ -521,12 +540,47 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         }
     }
     __syncthreads();
-    // Vertical: ROWS_V output pixels down one column per thread.
-    {
+    // Vertical: ROWS_V output rows of VC adjacent pixels per thread.
+    // Sums start at 2^23, the rounding of cf_blur_round_v: 8-bit samples
+    // keep the sum below 2^32 (blur.h), and the result is its top byte.
+    if constexpr (VC == 4) {
+        const int cg = tid % (W / 4), r0 = (tid / (W / 4)) * ROWS_V;
+        uint32_t acc[ROWS_V][4];
+#pragma unroll
+        for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+            for (int k = 0; k < 4; k++) acc[o][k] = 1u << 23;
+#pragma unroll
+        for (int j = 0; j < ROWS_V + 2 * R; j++) {
+            const uint4 q = *reinterpret_cast<const uint4 *>(mid + (r0 + j) * W + 4 * cg);
+            const uint32_t v[4] = { q.x, q.y, q.z, q.w };
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+                for (int k = 0; k < 4; k++)
+                    if (j - o >= 0 && j - o < K) acc[o][k] += taps.v[j - o] * v[k];
+        }
+        const int x = x0 + 4 * cg, rows = height - (y0 + r0);
+        uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + x;
+        auto top_bytes = [](const uint32_t *a) {
+            return __byte_perm(__byte_perm(a[0], a[1], 0x0073), __byte_perm(a[2], a[3], 0x0073),
+                               0x5410);
+        };
+        if (x + 4 <= width && ((uintptr_t)dst | dst_pitch) % 4 == 0 && rows >= ROWS_V) {
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
+                *reinterpret_cast<uint32_t *>(d) = top_bytes(acc[o]);
+        } else if (x < width) {
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
+                if (o < rows)
+#pragma unroll
+                    for (int k = 0; k < 4; k++)
+                        if (x + k < width)
+                            d[k] = (uint8_t)(acc[o][k] >> 24);
+        }
+    } else {
         const int c = tid % W, r0 = (tid / W) * ROWS_V;
-        // Sums start at 2^23, the rounding of cf_blur_round_v: 8-bit
-        // samples keep the sum below 2^32 (blur.h), and the result is
-        // its top byte.
         uint32_t acc[ROWS_V][C];
 #pragma unroll
         for (int o = 0; o < ROWS_V; o++)
