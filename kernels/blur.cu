@@ -408,7 +408,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         v_lo = g0 < 0 ? (15 - g0) / 16 : 0;
         v_hi = max(v_lo, min(VECS, (width * C - g0) / 16));
     }
-    if (v_lo > 0 || v_hi < VECS) {
+    if (v_lo > 0 || v_hi < VECS) { // edge tile
         // The byte offset in a source row of each staged pixel byte
         // (border folded; -1 for the constant).
         for (int b = tid; b < IN_PX * C; b += kRegThreads) {
@@ -419,28 +419,42 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     }
     const uint4 fill = make_uint4(border_value * 0x01010101u, border_value * 0x01010101u,
                                   border_value * 0x01010101u, border_value * 0x01010101u);
+    const bool edge = v_lo > 0 || v_hi < VECS;
+    // Whole chunks first, so that the edge chunks' loads overlap them.
     for (int i = tid; i < IN_H * VECS; i += kRegThreads) {
         const int r = i / VECS, v = i - r * VECS;
+        if (v < v_lo || v >= v_hi)
+            continue;
         const int sy = cf_border_index(y0 - R + r, height, border); // rows folded
         uint8_t *to = in + r * IN_STRIDE + 16 * v;
-        if (v >= v_lo && v < v_hi) {
-            if (sy < 0)
-                *reinterpret_cast<uint4 *>(to) = fill;
-            else
-                __pipeline_memcpy_async(to, src + (size_t)sy * src_pitch + g0 + 16 * v, 16);
+        if (sy < 0)
+            *reinterpret_cast<uint4 *>(to) = fill;
+        else
+            __pipeline_memcpy_async(to, src + (size_t)sy * src_pitch + g0 + 16 * v, 16);
+    }
+    __pipeline_commit();
+    for (int i = tid; edge && i < IN_H * VECS; i += kRegThreads) {
+        const int r = i / VECS, v = i - r * VECS;
+        if (v >= v_lo && v < v_hi)
             continue;
-        }
+        const int sy = cf_border_index(y0 - R + r, height, border);
+        // All 16 loads issued before any store; the chunk stored whole
+        // (alignment padding as the border value: no tap reads it).
         const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
+        uint32_t bytes[16];
 #pragma unroll
         for (int k = 0; k < 16; k++) {
             const int b = 16 * v + k - OFF; // byte of the staged pixels; else alignment padding
-            if (b >= 0 && b < IN_PX * C) {
-                const int sb = col_src[b];
-                to[k] = (sy < 0 || sb < 0) ? (uint8_t)border_value : row[sb];
-            }
+            const int sb = b >= 0 && b < IN_PX * C ? col_src[b] : -1;
+            bytes[k] = sy < 0 || sb < 0 ? border_value : row[sb];
         }
+        uint32_t w[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            w[q] = __byte_perm(__byte_perm(bytes[4 * q], bytes[4 * q + 1], 0x0040),
+                               __byte_perm(bytes[4 * q + 2], bytes[4 * q + 3], 0x0040), 0x5410);
+        *reinterpret_cast<uint4 *>(in + r * IN_STRIDE + 16 * v) = make_uint4(w[0], w[1], w[2], w[3]);
     }
-    __pipeline_commit();
     __pipeline_wait_prior(0);
     __syncthreads();
     // Horizontal: OPX output pixels of one row per item. Neighbouring
