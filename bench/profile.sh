@@ -15,7 +15,7 @@ cases=("$@")
     "blur sigma 2 GRAY8" "blur sigma 2 RGBA" "blur sigma 2 NV12" "blur sigma 8 GRAY8")
 for c in "${cases[@]}"; do
     echo "### $c"
-    # Skip the warm-up launches; NV12 blur launches one kernel per plane.
+    # Skip the warm-up launches, then profile two (one launch a frame).
     $ncu --clock-control none -k 'regex:blur|gray' -s 10 -c 2 \
         --section SpeedOfLight --section LaunchStats --section Occupancy \
         --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \

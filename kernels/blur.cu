@@ -253,7 +253,7 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
  * chunks at a frame's left and right edges go byte by byte through a table
  * of folded columns. The horizontal pass makes Opx pixels of a row per
  * item for all H + 2R staged rows, two taps per DP2A instruction; the
- * vertical pass RowsV pixels down a column, one IMAD a tap. The tile
+ * vertical pass RowsV rows of VCols adjacent pixels, one IMAD a tap. The tile
  * height is picked per radius and channel count (reg_rows_v) so the
  * horizontal pass's last round of threads is nearly full and wide kernels
  * redo few rows. Rounding constants start the sums, and results are
@@ -265,7 +265,7 @@ constexpr int kRegMinBlocks = 4;
 #else
 constexpr int kRegMinBlocks = 5;
 #endif
-constexpr int kRegThreads = 256; // W * H / RowsV threads
+constexpr int kRegThreads = 256; // W * H / (RowsV * VCols) threads
 
 /* Adjacent pixels per thread of the vertical pass: 4 for one channel up
  * to radius 12 (the intermediates then 32-bit, 4 to a 16-byte load), else
@@ -302,7 +302,7 @@ constexpr int reg_rows_v(int C, int R)
 {
     const int W = C == 1 ? 64 : 32, vc = reg_vcols(C, R);
     const int max_acc = C == 1 ? (R > 12 ? 32 : 20) : 24;
-    const int first = vc == 4 ? 1 : 4; // 4 rows of 4 pixels, or 4 of 1
+    const int first = vc == 4 ? 1 : 4; // rows of 4 pixels from 1, of 1 pixel from 4
     int best_rv = first, best_rounds = 0, best_h = 0;
     for (int rv = first; rv * C * vc <= max_acc; rv++) {
         const int h = rv * vc * kRegThreads / W;
@@ -326,7 +326,8 @@ constexpr int kRegMaxR = 24;     // widest radius built
 /* Horizontal taps in neighbouring pairs for DP2A: p[m] = w[2m] | w[2m+1]
  * << 16, the last tap alone (needs every tap below 65536). Vertical taps
  * as they are. Sized for the widest kernel built, so the launch carries
- * 300 bytes of parameters rather than two 4 KiB cf_blur_kernels. */
+ * about 540 bytes of parameters (with RegLaunch) rather than two 4 KiB
+ * cf_blur_kernels. */
 struct RegTaps {
     uint32_t pairs[kRegMaxR + 1];
     uint32_t v[2 * kRegMaxR + 1];
@@ -439,7 +440,8 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
             continue;
         const int sy = cf_border_index(y0 - R + r, height, border);
         // All 16 loads issued before any store; the chunk stored whole
-        // (alignment padding as the border value: no tap reads it).
+        // (alignment padding as the border value: only a zero-weight
+        // half of the last tap pair reads it).
         const uint8_t *row = src + (size_t)(sy < 0 ? 0 : sy) * src_pitch;
         uint32_t bytes[16];
 #pragma unroll
@@ -658,12 +660,12 @@ __global__ void __launch_bounds__(kRegThreads, RegShape<C0, R>::MinBlocks < RegS
 blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps taps)
 {
     extern __shared__ __align__(16) uint8_t smem[];
-    for (int t = blockIdx.x; t < l.tiles; t += gridDim.x) {
+    for (unsigned t = blockIdx.x; t < (unsigned)l.tiles; t += gridDim.x) {
         int i = 0;
-        while (i + 1 < l.n_planes && t >= l.plane[i + 1].first)
+        while (i + 1 < l.n_planes && t >= (unsigned)l.plane[i + 1].first)
             i++;
         const RegPlane &p = l.plane[i];
-        const int k = t - p.first, ty = k / p.strips, tx = k - ty * p.strips;
+        const int k = (int)t - p.first, ty = k / p.strips, tx = k - ty * p.strips;
         if (C0 == C1 || !p.wide)
             reg_tile<R, C0>(p, tx * RegShape<C0, R>::W, ty * RegShape<C0, R>::H, l.border,
                             l.border_value, taps, smem);
@@ -710,6 +712,8 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
         shared = std::max(shared, reg_plane_shared<R, C0, C1>(p.channels));
     }
     l.tiles = (int)tiles;
+    if (l.tiles == 0) // an empty frame
+        return true;
     blur8_reg<R, C0, C1><<<(unsigned)l.tiles, kRegThreads, (size_t)shared, stream>>>(l, taps);
     return true;
 }

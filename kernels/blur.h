@@ -104,11 +104,14 @@ cf_status cf_blur_make_kernel(double sigma, int ksize, int depth, cf_blur_kernel
  * with tmp_pitch bytes per row. */
 void cf_blur_plane_cpu(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                        const cf_blur_plane *plane, uint32_t *tmp, size_t tmp_pitch);
-/* Same on the GPU on `stream` for the n_planes (1-3) planes of a frame,
- * in one launch where the register-window kernel applies (8-bit planes
- * with the same border); tmp is device memory of the largest plane's size.
- * Errors: CF_ERROR_CUDA from a launch, CF_ERROR_UNSUPPORTED_FORMAT for a
- * plane of more than 4 channels. */
+/* Same on the GPU on `stream` for the n_planes (1 to CF_MAX_PLANES)
+ * planes of a frame. One launch for all of them where the register-window
+ * kernel applies: 8-bit planes that are all of 1-2 channels or all of 4,
+ * with the same border, the same kernel size both ways with a radius of
+ * 1-12 or 24, and every horizontal tap below 65536; otherwise plane by
+ * plane. tmp is device memory of the largest plane's size. Errors:
+ * CF_ERROR_CUDA from a launch, CF_ERROR_UNSUPPORTED_FORMAT for a plane of
+ * more than 4 channels. */
 cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                               const cf_blur_plane *planes, int n_planes, void *tmp,
                               size_t tmp_pitch, cf_stream stream);
