@@ -270,9 +270,11 @@ int main(int argc, char **argv)
     std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
 
-    // The last row is full-range NV12, whose luma is already the output: a
-    // cudaMemcpy2D of the plane, what a copy of the same bytes reaches in
-    // one launch (the copy ceiling above is one 1 GiB copy).
+    // The last row is full-range NV12, whose luma is already the output
+    // (the luma kernel with an identity mapping); "copy2D" rows after the
+    // gray rows are cudaMemcpy2DAsync of the same luma plane, for what the
+    // runtime's own copy of those bytes reaches in one call (the copy
+    // ceiling above is one 1 GiB copy).
     struct GrayCase {
         cf_format in;
         const char *text, *chain;
@@ -283,7 +285,7 @@ int main(int argc, char **argv)
                   { CF_FORMAT_I420, "gray I420->GRAY8", "gray" },
                   { CF_FORMAT_P010_10LE, "gray P010->GRAY8", "gray" },
                   { CF_FORMAT_GRAY16_LE, "gray GRAY16->GRAY8", "gray" },
-                  { CF_FORMAT_NV12, "gray NV12 full range (2D copy)", "gray=range=full" } };
+                  { CF_FORMAT_NV12, "gray NV12 full range->GRAY8", "gray=range=full" } };
     // Gray at the frame size and at twice it each way: at 4K a luma plane
     // and its GRAY8 output (16.6 MB) fit in the L2, at 8K (66 MB) they do
     // not. Inputs rotate over the working set; the outputs alternate
@@ -304,6 +306,24 @@ int main(int argc, char **argv)
             double ms = time_filter(g.chain, g.in, CF_FORMAT_GRAY8, gw, gh);
             row(label, ms, read + (double)gw * gh, (rgb ? 3.0 * gw * gh : 0) / (c.imad_gops * 1e6), c);
         }
+    for (int scale : { 1, 2 }) {
+        const int gw = w * scale, gh = h * scale;
+        char label[64];
+        std::snprintf(label, sizeof label, "copy2D NV12 luma plane %dx%d", gw, gh);
+        if (!wanted(label))
+            continue;
+        auto src = random_frames(CF_FORMAT_NV12, gw, gh);
+        std::vector<cf_frame> dst(2);
+        for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, CF_FORMAT_GRAY8, gw, gh, CF_MEMORY_DEVICE));
+        double ms = median_ms([&](int i) {
+            const cf_frame &a = src[i % src.size()], &b = dst[i % 2];
+            CHECK(cudaMemcpy2DAsync(b.data[0], b.pitch[0], a.data[0], a.pitch[0], (size_t)gw,
+                                    (size_t)gh, cudaMemcpyDeviceToDevice));
+        });
+        free_frames(src);
+        free_frames(dst);
+        row(label, ms, 2.0 * gw * gh, 0, c);
+    }
     struct BlurCase {
         cf_format f;
         double sigma;
