@@ -341,15 +341,16 @@ struct RegPlane {
     size_t dst_pitch; // bytes
     int width, height; // pixels
     int wide;          // 1: the launch's second channel count (C1), 0: its first (C0)
-    int strips;        // tile columns
-    int first;         // its first tile in the launch's numbering
+    int first_row;     // its first tile row in the launch's numbering
 };
 
-/* Every plane of a frame in one launch: tile t of the launch is tile
- * t - first of the last plane whose first is at most t, row-major. */
+/* Every plane of a frame in one launch, their tile rows one after the
+ * other: tile row t of the launch is tile row t - first_row of the last
+ * plane whose first_row is at most t; blockIdx.x is the tile column (those
+ * past a plane's width do nothing). */
 struct RegLaunch {
     RegPlane plane[CF_MAX_PLANES];
-    int n_planes, tiles, border;
+    int n_planes, rows, border;
     uint32_t border_value;
 };
 
@@ -422,16 +423,22 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
                                   border_value * 0x01010101u, border_value * 0x01010101u);
     const bool edge = v_lo > 0 || v_hi < VECS;
     // Whole chunks first, so that the edge chunks' loads overlap them.
-    for (int i = tid; i < IN_H * VECS; i += kRegThreads) {
-        const int r = i / VECS, v = i - r * VECS;
-        if (v < v_lo || v >= v_hi)
-            continue;
-        const int sy = cf_border_index(y0 - R + r, height, border); // rows folded
-        uint8_t *to = in + r * IN_STRIDE + 16 * v;
-        if (sy < 0)
-            *reinterpret_cast<uint4 *>(to) = fill;
-        else
-            __pipeline_memcpy_async(to, src + (size_t)sy * src_pitch + g0 + 16 * v, 16);
+    // Each thread keeps one chunk column and steps down the rows.
+    constexpr int ROWS_PER_PASS = kRegThreads / VECS;
+    static_assert(ROWS_PER_PASS >= 1, "a staged row fits the block's threads");
+    if (tid < ROWS_PER_PASS * VECS) {
+        const int v = tid % VECS;
+        if (v >= v_lo && v < v_hi) {
+            const uint8_t *col = src + g0 + 16 * v;
+            for (int r = tid / VECS; r < IN_H; r += ROWS_PER_PASS) {
+                const int sy = cf_border_index(y0 - R + r, height, border); // rows folded
+                uint8_t *to = in + r * IN_STRIDE + 16 * v;
+                if (sy < 0)
+                    *reinterpret_cast<uint4 *>(to) = fill;
+                else
+                    __pipeline_memcpy_async(to, col + (size_t)sy * src_pitch, 16);
+            }
+        }
     }
     __pipeline_commit();
     for (int i = tid; edge && i < IN_H * VECS; i += kRegThreads) {
@@ -660,18 +667,23 @@ __global__ void __launch_bounds__(kRegThreads, RegShape<C0, R>::MinBlocks < RegS
 blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps taps)
 {
     extern __shared__ __align__(16) uint8_t smem[];
-    for (unsigned t = blockIdx.x; t < (unsigned)l.tiles; t += gridDim.x) {
+    for (unsigned t = blockIdx.y; t < (unsigned)l.rows; t += gridDim.y) {
         int i = 0;
-        while (i + 1 < l.n_planes && t >= (unsigned)l.plane[i + 1].first)
+        while (i + 1 < l.n_planes && t >= (unsigned)l.plane[i + 1].first_row)
             i++;
         const RegPlane &p = l.plane[i];
-        const int k = (int)t - p.first, ty = k / p.strips, tx = k - ty * p.strips;
-        if (C0 == C1 || !p.wide)
-            reg_tile<R, C0>(p, tx * RegShape<C0, R>::W, ty * RegShape<C0, R>::H, l.border,
-                            l.border_value, taps, smem);
-        else
-            reg_tile<R, C1>(p, tx * RegShape<C1, R>::W, ty * RegShape<C1, R>::H, l.border,
-                            l.border_value, taps, smem);
+        const int ty = (int)t - p.first_row;
+        if (C0 == C1 || !p.wide) {
+            const int x0 = blockIdx.x * RegShape<C0, R>::W;
+            if (x0 < p.width)
+                reg_tile<R, C0>(p, x0, ty * RegShape<C0, R>::H, l.border, l.border_value, taps,
+                                smem);
+        } else {
+            const int x0 = blockIdx.x * RegShape<C1, R>::W;
+            if (x0 < p.width)
+                reg_tile<R, C1>(p, x0, ty * RegShape<C1, R>::H, l.border, l.border_value, taps,
+                                smem);
+        }
     }
 }
 
@@ -697,24 +709,25 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     l.n_planes = n_planes;
     l.border = planes[0].border;
     l.border_value = planes[0].border_value;
-    long long tiles = 0;
-    int shared = 0;
+    long long rows = 0;
+    int shared = 0, strips = 0;
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         const bool wide = p.channels != C0;
         const int w = wide ? RegShape<C1, R>::W : RegShape<C0, R>::W;
         const int h = wide ? RegShape<C1, R>::H : RegShape<C0, R>::H;
-        l.plane[i] = { p.src, p.src_pitch, p.dst, p.dst_pitch, p.width, p.height, wide,
-                       (p.width + w - 1) / w, (int)tiles };
-        tiles += (long long)l.plane[i].strips * ((p.height + h - 1) / h);
-        if (tiles > INT_MAX)
+        l.plane[i] = { p.src, p.src_pitch, p.dst, p.dst_pitch, p.width, p.height, wide, (int)rows };
+        rows += (p.height + h - 1) / h;
+        if (rows > INT_MAX)
             return false;
+        strips = std::max(strips, (p.width + w - 1) / w);
         shared = std::max(shared, reg_plane_shared<R, C0, C1>(p.channels));
     }
-    l.tiles = (int)tiles;
-    if (l.tiles == 0) // an empty frame
+    l.rows = (int)rows;
+    if (l.rows == 0 || strips == 0) // an empty frame
         return true;
-    blur8_reg<R, C0, C1><<<(unsigned)l.tiles, kRegThreads, (size_t)shared, stream>>>(l, taps);
+    const dim3 grid((unsigned)strips, (unsigned)std::min(l.rows, 65535));
+    blur8_reg<R, C0, C1><<<grid, kRegThreads, (size_t)shared, stream>>>(l, taps);
     return true;
 }
 
