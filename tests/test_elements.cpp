@@ -444,6 +444,20 @@ std::string play_until_done(GstElement *p, GstClockTime timeout = 30 * GST_SECON
     return result;
 }
 
+// Parses `description` and plays it as play_until_done() does, then frees
+// it. Returns "" at EOS, else the error's message, "timeout", or why the
+// description did not parse.
+std::string play_launch(const std::string &description, GstClockTime timeout = 30 * GST_SECOND)
+{
+    GError *error = nullptr;
+    GstElement *p = gst_parse_launch(description.c_str(), &error);
+    std::string result = p ? play_until_done(p, timeout)
+                           : std::string("cannot parse: ") + (error ? error->message : "?");
+    g_clear_error(&error);
+    if (p) gst_object_unref(p);
+    return result;
+}
+
 // Runs pipeline `p` (with an appsink named "sink") to EOS, then frees it;
 // returns every output buffer's bytes, concatenated.
 std::vector<uint8_t> run_to_eos(GstElement *p)
@@ -558,14 +572,10 @@ TEST_F(Elements, BadCudaDeviceIdFailsClearly)
 {
     // With a GPU an id that does not exist stops the element at start with
     // an error; without one the id is moot and the CPU path runs.
-    GError *error = nullptr;
-    GstElement *p = gst_parse_launch(
-        "videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=64,height=48 ! "
-        "cudaupload ! cudagray cuda-device-id=99 ! cudadownload ! fakesink",
-        &error);
-    ASSERT_NE(p, nullptr);
-    std::string error_message = play_until_done(p, 10 * GST_SECOND);
-    gst_object_unref(p);
+    std::string error_message =
+        play_launch("videotestsrc num-buffers=2 ! video/x-raw,format=RGBA,width=64,height=48 ! "
+                    "cudaupload ! cudagray cuda-device-id=99 ! cudadownload ! fakesink",
+                    10 * GST_SECOND);
     if (cftest::gpu_available()) {
         EXPECT_NE(error_message.find("cuda-device-id 99"), std::string::npos) << error_message;
         std::printf("error: %s\n", error_message.c_str());
@@ -628,16 +638,12 @@ TEST_F(Elements, NvDecoderFramesStayInCudaMemory)
     std::string encode = std::string("videotestsrc num-buffers=30 pattern=ball ! "
                                      "video/x-raw,format=I420,width=320,height=240 ! "
                                      "openh264enc ! h264parse ! mp4mux ! filesink location=") + path;
-    GError *error = nullptr;
-    GstElement *e = gst_parse_launch(encode.c_str(), &error);
-    ASSERT_NE(e, nullptr);
-    std::string encoded = play_until_done(e);
-    gst_object_unref(e);
-    ASSERT_EQ(encoded, "");
+    ASSERT_EQ(play_launch(encode), "");
 
     std::string decode = std::string("filesrc location=") + path +
                          " ! qtdemux ! h264parse ! nvh264dec ! cudagray name=g ! cudablur sigma=2 ! "
                          "cudadownload ! appsink name=sink";
+    GError *error = nullptr;
     GstElement *p = gst_parse_launch(decode.c_str(), &error);
     ASSERT_NE(p, nullptr);
     GstElement *g = gst_bin_get_by_name(GST_BIN(p), "g");
@@ -813,14 +819,10 @@ TEST_F(Elements, TeeWithASystemMemoryBranchNegotiates)
     // A filter asks for CUDA memory only when its peer is a transform that
     // would pick passthrough; behind a tee, whose answer intersects every
     // branch's, that would fail a branch that needs system memory.
-    GError *error = nullptr;
-    GstElement *p = gst_parse_launch(
-        "videotestsrc num-buffers=5 ! video/x-raw,format=RGBA,width=64,height=48 ! cudaupload ! "
-        "tee name=t ! queue ! cudagray ! fakesink t. ! queue ! video/x-raw ! fakesink",
-        &error);
-    ASSERT_NE(p, nullptr) << (error ? error->message : "");
-    EXPECT_EQ(play_until_done(p), "");
-    gst_object_unref(p);
+    EXPECT_EQ(play_launch("videotestsrc num-buffers=5 ! video/x-raw,format=RGBA,width=64,height=48 ! "
+                          "cudaupload ! tee name=t ! queue ! cudagray ! fakesink t. ! queue ! "
+                          "video/x-raw ! fakesink"),
+              "");
 }
 
 TEST_F(Elements, CudaDeviceIdPicksTheGpu)

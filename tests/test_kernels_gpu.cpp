@@ -133,9 +133,10 @@ TEST(GpuExact, BlurEveryRegisterKernelRadius)
 TEST(GpuExact, BlurRegisterKernelInteriorTiles)
 {
     // Frames of several tiles each way with 16-byte aligned rows, so most
-    // tiles stage with 16-byte loads and the edge ones a byte at a time
-    // (tiles are up to 64 pixels wide and 128 rows tall); NV12's UV plane
-    // is the 2-channel kernel. Odd sizes so the last tiles are partial.
+    // staged chunks are whole 16-byte copies and those at the left and
+    // right edges go byte by byte (tiles are up to 64 pixels wide and 112
+    // rows tall); NV12's UV plane is the 2-channel kernel. Odd sizes so
+    // the last tiles are partial.
     CF_REQUIRE_GPU();
     std::mt19937 rng(77);
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
