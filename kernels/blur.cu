@@ -23,6 +23,7 @@
 #include <climits>
 
 #include "blur.h"
+#include "launch.cuh"
 
 namespace {
 
@@ -44,6 +45,7 @@ __global__ void blur_horizontal(const uint8_t *__restrict__ src, size_t src_pitc
                                 int height, int border, uint32_t border_value, int shift,
                                 const __grid_constant__ cf_blur_kernel k)
 {
+    cf_pdl_begin();
     using Tmp = typename BlurTypes<T>::Tmp;
     extern __shared__ __align__(16) uint8_t shared[];
     T *tile = reinterpret_cast<T *>(shared);
@@ -81,6 +83,7 @@ __global__ void blur_vertical(const uint8_t *__restrict__ tmp, size_t tmp_pitch,
                               int height, int border, uint32_t border_value, int shift,
                               const __grid_constant__ cf_blur_kernel k)
 {
+    cf_pdl_begin();
     using Tmp = typename BlurTypes<T>::Tmp;
     using VAcc = typename BlurTypes<T>::VAcc;
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -211,6 +214,7 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
                             const __grid_constant__ cf_blur_kernel kx,
                             const __grid_constant__ cf_blur_kernel ky)
 {
+    cf_pdl_begin();
     extern __shared__ __align__(16) uint8_t shared[];
     const int rx = kx.size / 2, ry = ky.size / 2;
     const int in_w = kTile + 2 * rx, in_h = kTile + 2 * ry;
@@ -257,7 +261,9 @@ __global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
  * height is picked per radius and channel count (reg_rows_v) so the
  * horizontal pass's last round of threads is nearly full and wide kernels
  * redo few rows. Rounding constants start the sums, and results are
- * picked out of them with byte permutes. */
+ * picked out of them with byte permutes. Where the launch's last wave of
+ * blocks would leave most of the GPU idle, its tile rows are split into
+ * rows of H / 2 (launch_reg). */
 /* Blocks per SM the register budget is cut for (48 registers at 5): 5
  * where an SM holds 1280 threads or more (sm_80 and later), 4 on Turing. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -319,7 +325,10 @@ template <int C, int R> struct RegShape {
     static_assert(C == 1 || C == 2 || C == 4, "1, 2 or 4 channels");
     static constexpr int W = C == 1 ? 64 : 32, Opx = reg_opx(C), VCols = reg_vcols(C, R);
     static constexpr int RowsV = reg_rows_v(C, R), H = RowsV * VCols * kRegThreads / W;
-    static constexpr int MinBlocks = RowsV * VCols * C > 24 ? 3 : kRegMinBlocks;
+    // Over 28 accumulators, 80 registers at 3 blocks; else kRegMinBlocks.
+    // (The one-channel radius-24 kernel's 28 run faster at 5 blocks with
+    // a few spilled registers than at 3 without: cf-bench, H200.)
+    static constexpr int MinBlocks = RowsV * VCols * C > 28 ? 3 : kRegMinBlocks;
 };
 constexpr int kRegMaxR = 24;     // widest radius built
 
@@ -342,6 +351,7 @@ struct RegPlane {
     int width, height; // pixels
     int wide;          // 1: the launch's second channel count (C1), 0: its first (C0)
     int first_row;     // its first tile row in the launch's numbering
+    int full_rows;     // its tile rows of full height H; the rows after them are H / 2 high
 };
 
 /* Every plane of a frame in one launch, their tile rows one after the
@@ -354,17 +364,19 @@ struct RegLaunch {
     uint32_t border_value;
 };
 
-/* One W x H output tile of plane p whose top-left output pixel is (x0, y0),
- * in the block's shared memory smem (reg_shared_bytes). Ends with the block
- * synchronised. */
+/* One output tile of plane p, W pixels wide and tile_h rows high (H, or
+ * H / 2 for the split rows of launch_reg), whose top-left output pixel is
+ * (x0, y0), in the block's shared memory smem (reg_shared_bytes, laid out
+ * for H). Ends with the block synchronised. */
 template <int R, int C>
-__device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int border,
+__device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int tile_h, int border,
                                          uint32_t border_value, const RegTaps &taps, uint8_t *smem)
 {
     using Shape = RegShape<C, R>;
     constexpr int K = 2 * R + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
     constexpr int VC = Shape::VCols;
     static_assert(W * H / (ROWS_V * VC) == kRegThreads, "one vertical item per thread");
+    static_assert(H % (2 * ROWS_V) == 0, "a tile of H / 2 rows is whole threads' rows");
     static_assert(W * C % 16 == 0, "tiles start on 16-byte boundaries");
     constexpr int IN_H = H + 2 * R, IN_PX = W + 2 * R;
     // A staged row starts 16-byte aligned, LEFT bytes left of the tile; the
@@ -399,6 +411,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     const size_t src_pitch = p.src_pitch, dst_pitch = p.dst_pitch;
     const int width = p.width, height = p.height;
     const int tid = threadIdx.x;
+    const int in_h = tile_h + 2 * R; // staged rows (IN_H for a full tile)
     const bool dst_aligned = ((uintptr_t)dst | dst_pitch) % C == 0;
     // Staged rows go 16-byte chunk by chunk. Chunks [v_lo, v_hi) lie
     // inside the source row (rows 16-byte aligned): copied whole,
@@ -430,7 +443,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         const int v = tid % VECS;
         if (v >= v_lo && v < v_hi) {
             const uint8_t *col = src + g0 + 16 * v;
-            for (int r = tid / VECS; r < IN_H; r += ROWS_PER_PASS) {
+            for (int r = tid / VECS; r < in_h; r += ROWS_PER_PASS) {
                 const int sy = cf_border_index(y0 - R + r, height, border); // rows folded
                 uint8_t *to = in + r * IN_STRIDE + 16 * v;
                 if (sy < 0)
@@ -441,7 +454,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         }
     }
     __pipeline_commit();
-    for (int i = tid; edge && i < IN_H * VECS; i += kRegThreads) {
+    for (int i = tid; edge && i < in_h * VECS; i += kRegThreads) {
         const int r = i / VECS, v = i - r * VECS;
         if (v >= v_lo && v < v_hi)
             continue;
@@ -474,7 +487,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     // below 2^24, so it is the very integer the tap-by-tap loop gives.
     // Sums start at 2^7, the rounding of cf_blur_round_h, so the
     // intermediate is bytes 1-2 of the sum.
-    for (int i = tid; i < IN_H * ITEMS; i += kRegThreads) {
+    for (int i = tid; i < in_h * ITEMS; i += kRegThreads) {
         const int r = i / ITEMS, c = (i - r * ITEMS) * OPX; // first pixel
         const uint8_t *p = in + r * IN_STRIDE + OFF - SO + c * C;
         uint32_t words[WORDS];
@@ -568,91 +581,97 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     // keep the sum below 2^32 (blur.h), and the result is its top byte.
     if constexpr (VC == 4) {
         const int cg = tid % (W / 4), r0 = (tid / (W / 4)) * ROWS_V;
-        uint32_t acc[ROWS_V][4];
-#pragma unroll
-        for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-            for (int k = 0; k < 4; k++) acc[o][k] = 1u << 23;
-#pragma unroll
-        for (int j = 0; j < ROWS_V + 2 * R; j++) {
-            const uint4 q = *reinterpret_cast<const uint4 *>(mid + (r0 + j) * W + 4 * cg);
-            const uint32_t v[4] = { q.x, q.y, q.z, q.w };
+        // Threads past the tile's rows (a split tile) have none.
+        if (r0 < tile_h) {
+            uint32_t acc[ROWS_V][4];
 #pragma unroll
             for (int o = 0; o < ROWS_V; o++)
 #pragma unroll
-                for (int k = 0; k < 4; k++)
-                    if (j - o >= 0 && j - o < K) acc[o][k] += taps.v[j - o] * v[k];
-        }
-        const int x = x0 + 4 * cg, rows = height - (y0 + r0);
-        uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + x;
-        auto top_bytes = [](const uint32_t *a) {
-            return __byte_perm(__byte_perm(a[0], a[1], 0x0073), __byte_perm(a[2], a[3], 0x0073),
-                               0x5410);
-        };
-        if (x + 4 <= width && ((uintptr_t)dst | dst_pitch) % 4 == 0 && rows >= ROWS_V) {
+                for (int k = 0; k < 4; k++) acc[o][k] = 1u << 23;
 #pragma unroll
-            for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
-                *reinterpret_cast<uint32_t *>(d) = top_bytes(acc[o]);
-        } else if (x < width) {
+            for (int j = 0; j < ROWS_V + 2 * R; j++) {
+                const uint4 q = *reinterpret_cast<const uint4 *>(mid + (r0 + j) * W + 4 * cg);
+                const uint32_t v[4] = { q.x, q.y, q.z, q.w };
 #pragma unroll
-            for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
-                if (o < rows)
+                for (int o = 0; o < ROWS_V; o++)
 #pragma unroll
                     for (int k = 0; k < 4; k++)
-                        if (x + k < width)
-                            d[k] = (uint8_t)(acc[o][k] >> 24);
+                        if (j - o >= 0 && j - o < K) acc[o][k] += taps.v[j - o] * v[k];
+            }
+            const int x = x0 + 4 * cg, rows = min(height - y0, tile_h) - r0;
+            uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + x;
+            auto top_bytes = [](const uint32_t *a) {
+                return __byte_perm(__byte_perm(a[0], a[1], 0x0073),
+                                   __byte_perm(a[2], a[3], 0x0073), 0x5410);
+            };
+            if (x + 4 <= width && ((uintptr_t)dst | dst_pitch) % 4 == 0 && rows >= ROWS_V) {
+#pragma unroll
+                for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
+                    *reinterpret_cast<uint32_t *>(d) = top_bytes(acc[o]);
+            } else if (x < width) {
+#pragma unroll
+                for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
+                    if (o < rows)
+#pragma unroll
+                        for (int k = 0; k < 4; k++)
+                            if (x + k < width)
+                                d[k] = (uint8_t)(acc[o][k] >> 24);
+            }
         }
     } else {
         const int c = tid % W, r0 = (tid / W) * ROWS_V;
-        uint32_t acc[ROWS_V][C];
-#pragma unroll
-        for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-            for (int ch = 0; ch < C; ch++) acc[o][ch] = 1u << 23;
-#pragma unroll
-        for (int j = 0; j < ROWS_V + 2 * R; j++) {
-            uint32_t v[C];
-            if constexpr (C == 1) {
-                v[0] = mid[(r0 + j) * W + c];
-            } else if constexpr (C == 2) {
-                const uint32_t q = reinterpret_cast<const uint32_t *>(mid)[(r0 + j) * W + c];
-                v[0] = q & 0xffffu, v[1 % C] = q >> 16;
-            } else {
-                const uint2 q = reinterpret_cast<const uint2 *>(mid)[(r0 + j) * W + c];
-                v[0] = q.x & 0xffffu, v[1 % C] = q.x >> 16, v[2 % C] = q.y & 0xffffu,
-                v[3 % C] = q.y >> 16;
-            }
+        // Threads past the tile's rows (a split tile) have none.
+        if (r0 < tile_h) {
+            uint32_t acc[ROWS_V][C];
 #pragma unroll
             for (int o = 0; o < ROWS_V; o++)
 #pragma unroll
-                for (int ch = 0; ch < C; ch++)
-                    if (j - o >= 0 && j - o < K) acc[o][ch] += taps.v[j - o] * v[ch];
-        }
-        const int x = x0 + c, rows = height - (y0 + r0);
-        uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + (size_t)x * C;
-        // Output o: the top bytes of its sums, one store per pixel
-        // where the destination is aligned to it.
-        auto store = [&](int o, uint8_t *out) {
-            if (C > 1 && dst_aligned) {
-                const uint32_t lo = __byte_perm(acc[o][0], acc[o][1 % C], 0x0073);
-                if (C == 4)
-                    *reinterpret_cast<uint32_t *>(out) =
-                        __byte_perm(lo, __byte_perm(acc[o][2 % C], acc[o][3 % C], 0x0073), 0x5410);
-                else
-                    *reinterpret_cast<uint16_t *>(out) = (uint16_t)lo;
-            } else {
+                for (int ch = 0; ch < C; ch++) acc[o][ch] = 1u << 23;
 #pragma unroll
-                for (int ch = 0; ch < C; ch++) out[ch] = (uint8_t)(acc[o][ch] >> 24);
+            for (int j = 0; j < ROWS_V + 2 * R; j++) {
+                uint32_t v[C];
+                if constexpr (C == 1) {
+                    v[0] = mid[(r0 + j) * W + c];
+                } else if constexpr (C == 2) {
+                    const uint32_t q = reinterpret_cast<const uint32_t *>(mid)[(r0 + j) * W + c];
+                    v[0] = q & 0xffffu, v[1 % C] = q >> 16;
+                } else {
+                    const uint2 q = reinterpret_cast<const uint2 *>(mid)[(r0 + j) * W + c];
+                    v[0] = q.x & 0xffffu, v[1 % C] = q.x >> 16, v[2 % C] = q.y & 0xffffu,
+                    v[3 % C] = q.y >> 16;
+                }
+#pragma unroll
+                for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+                    for (int ch = 0; ch < C; ch++)
+                        if (j - o >= 0 && j - o < K) acc[o][ch] += taps.v[j - o] * v[ch];
             }
-        };
-        if (x < width && rows >= ROWS_V) { // the whole column inside the frame
+            const int x = x0 + c, rows = min(height - y0, tile_h) - r0;
+            uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + (size_t)x * C;
+            // Output o: the top bytes of its sums, one store per pixel
+            // where the destination is aligned to it.
+            auto store = [&](int o, uint8_t *out) {
+                if (C > 1 && dst_aligned) {
+                    const uint32_t lo = __byte_perm(acc[o][0], acc[o][1 % C], 0x0073);
+                    if (C == 4)
+                        *reinterpret_cast<uint32_t *>(out) = __byte_perm(
+                            lo, __byte_perm(acc[o][2 % C], acc[o][3 % C], 0x0073), 0x5410);
+                    else
+                        *reinterpret_cast<uint16_t *>(out) = (uint16_t)lo;
+                } else {
 #pragma unroll
-            for (int o = 0; o < ROWS_V; o++, d += dst_pitch) store(o, d);
-        } else if (x < width) {
+                    for (int ch = 0; ch < C; ch++) out[ch] = (uint8_t)(acc[o][ch] >> 24);
+                }
+            };
+            if (x < width && rows >= ROWS_V) { // the whole column inside the frame
 #pragma unroll
-            for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
-                if (o < rows)
-                    store(o, d);
+                for (int o = 0; o < ROWS_V; o++, d += dst_pitch) store(o, d);
+            } else if (x < width) {
+#pragma unroll
+                for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
+                    if (o < rows)
+                        store(o, d);
+            }
         }
     }
     __syncthreads();
@@ -666,38 +685,35 @@ __global__ void __launch_bounds__(kRegThreads, RegShape<C0, R>::MinBlocks < RegS
                                                    : RegShape<C1, R>::MinBlocks)
 blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps taps)
 {
+    cf_pdl_begin();
     extern __shared__ __align__(16) uint8_t smem[];
     for (unsigned t = blockIdx.y; t < (unsigned)l.rows; t += gridDim.y) {
         int i = 0;
         while (i + 1 < l.n_planes && t >= (unsigned)l.plane[i + 1].first_row)
             i++;
         const RegPlane &p = l.plane[i];
-        const int ty = (int)t - p.first_row;
+        const int ty = (int)t - p.first_row, split = ty - p.full_rows; // split >= 0: H / 2 high
         if (C0 == C1 || !p.wide) {
-            const int x0 = blockIdx.x * RegShape<C0, R>::W;
+            constexpr int W = RegShape<C0, R>::W, H = RegShape<C0, R>::H;
+            const int x0 = blockIdx.x * W;
             if (x0 < p.width)
-                reg_tile<R, C0>(p, x0, ty * RegShape<C0, R>::H, l.border, l.border_value, taps,
-                                smem);
+                reg_tile<R, C0>(p, x0, split < 0 ? ty * H : p.full_rows * H + split * (H / 2),
+                                split < 0 ? H : H / 2, l.border, l.border_value, taps, smem);
         } else {
-            const int x0 = blockIdx.x * RegShape<C1, R>::W;
+            constexpr int W = RegShape<C1, R>::W, H = RegShape<C1, R>::H;
+            const int x0 = blockIdx.x * W;
             if (x0 < p.width)
-                reg_tile<R, C1>(p, x0, ty * RegShape<C1, R>::H, l.border, l.border_value, taps,
-                                smem);
+                reg_tile<R, C1>(p, x0, split < 0 ? ty * H : p.full_rows * H + split * (H / 2),
+                                split < 0 ? H : H / 2, l.border, l.border_value, taps, smem);
         }
     }
 }
 
-/* Shared memory a plane of c channels needs in a <R, C0, C1> launch. */
-template <int R, int C0, int C1> int reg_plane_shared(int c)
-{
-    return c == C0 ? reg_shared_bytes(C0, R, RegShape<C0, R>::W, RegShape<C0, R>::H)
-                   : reg_shared_bytes(C1, R, RegShape<C1, R>::W, RegShape<C1, R>::H);
-}
-
-/* One launch for every plane; false if the frame has too many tiles. */
+/* One launch for every plane; false if the frame has too many tiles, else
+ * true with the launch's error in *err. */
 template <int R, int C0, int C1>
 bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-                int n_planes, cudaStream_t stream)
+                int n_planes, cudaStream_t stream, cudaError_t *err)
 {
     static_assert(R <= kRegMaxR, "taps sized for kRegMaxR");
     RegTaps taps = {};
@@ -709,46 +725,85 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     l.n_planes = n_planes;
     l.border = planes[0].border;
     l.border_value = planes[0].border_value;
-    long long rows = 0;
-    int shared = 0, strips = 0;
+    int shared = 0, strips = 0, tile_w[CF_MAX_PLANES], tile_h[CF_MAX_PLANES];
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         const bool wide = p.channels != C0;
-        const int w = wide ? RegShape<C1, R>::W : RegShape<C0, R>::W;
-        const int h = wide ? RegShape<C1, R>::H : RegShape<C0, R>::H;
-        l.plane[i] = { p.src, p.src_pitch, p.dst, p.dst_pitch, p.width, p.height, wide, (int)rows };
-        rows += (p.height + h - 1) / h;
+        tile_w[i] = wide ? RegShape<C1, R>::W : RegShape<C0, R>::W;
+        tile_h[i] = wide ? RegShape<C1, R>::H : RegShape<C0, R>::H;
+        l.plane[i] = { p.src, p.src_pitch, p.dst, p.dst_pitch, p.width, p.height, wide, 0,
+                       (p.height + tile_h[i] - 1) / tile_h[i] };
+        strips = std::max(strips, (p.width + tile_w[i] - 1) / tile_w[i]);
+        shared = std::max(shared, reg_shared_bytes(p.channels, R, tile_w[i], tile_h[i]));
+    }
+    *err = cudaSuccess;
+    if (strips == 0) // an empty frame
+        return true;
+    // The last wave: blocks go out in launch order, so the launch's last
+    // tiles run after the others, in a wave that is mostly idle SMs when
+    // few tiles are left for it. Where those tiles fill at most half the
+    // block slots of the GPU, their tile rows are split in two rows of H /
+    // 2 (at most twice as many tiles, each about half the work), which
+    // fills that wave better and ends it sooner.
+    int device = 0, sms = 0, per_sm = 0;
+    *err = cudaGetDevice(&device);
+    if (*err == cudaSuccess)
+        *err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (*err == cudaSuccess)
+        *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur8_reg<R, C0, C1>,
+                                                             kRegThreads, (size_t)shared);
+    if (*err != cudaSuccess)
+        return true;
+    long long tiles = 0;
+    for (int i = 0; i < n_planes; i++)
+        tiles += (long long)l.plane[i].full_rows * ((planes[i].width + tile_w[i] - 1) / tile_w[i]);
+    const long long slots = (long long)sms * per_sm, last_wave = slots > 0 ? tiles % slots : 0;
+    long long moved = 0; // tiles of full height the split rows replace
+    for (int i = n_planes - 1; i >= 0 && last_wave <= slots / 2; i--) {
+        const long long cols = (planes[i].width + tile_w[i] - 1) / tile_w[i];
+        while (l.plane[i].full_rows > 0 && moved + cols <= last_wave) {
+            l.plane[i].full_rows--;
+            moved += cols;
+        }
+        if (l.plane[i].full_rows > 0)
+            break;
+    }
+    long long rows = 0;
+    for (int i = 0; i < n_planes; i++) {
+        RegPlane &q = l.plane[i];
+        const int half = tile_h[i] / 2, rest = q.height - q.full_rows * tile_h[i];
+        q.first_row = (int)rows;
+        rows += q.full_rows + (rest > 0 ? (rest + half - 1) / half : 0);
         if (rows > INT_MAX)
             return false;
-        strips = std::max(strips, (p.width + w - 1) / w);
-        shared = std::max(shared, reg_plane_shared<R, C0, C1>(p.channels));
     }
     l.rows = (int)rows;
-    if (l.rows == 0 || strips == 0) // an empty frame
+    if (l.rows == 0)
         return true;
     const dim3 grid((unsigned)strips, (unsigned)std::min(l.rows, 65535));
-    blur8_reg<R, C0, C1><<<grid, kRegThreads, (size_t)shared, stream>>>(l, taps);
+    *err = cf_launch(blur8_reg<R, C0, C1>, grid, dim3(kRegThreads), (size_t)shared, stream, l, taps);
     return true;
 }
 
 template <int C0, int C1>
 bool launch_reg_radius(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
-                       const cf_blur_plane *planes, int n_planes, cudaStream_t stream)
+                       const cf_blur_plane *planes, int n_planes, cudaStream_t stream,
+                       cudaError_t *err)
 {
     switch (kx.size / 2) {
-    case 1: return launch_reg<1, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 2: return launch_reg<2, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 3: return launch_reg<3, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 4: return launch_reg<4, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 5: return launch_reg<5, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 6: return launch_reg<6, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 7: return launch_reg<7, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 8: return launch_reg<8, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 9: return launch_reg<9, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 10: return launch_reg<10, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 11: return launch_reg<11, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 12: return launch_reg<12, C0, C1>(kx, ky, planes, n_planes, stream);
-    case 24: return launch_reg<24, C0, C1>(kx, ky, planes, n_planes, stream);
+    case 1: return launch_reg<1, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 2: return launch_reg<2, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 3: return launch_reg<3, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 4: return launch_reg<4, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 5: return launch_reg<5, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 6: return launch_reg<6, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 7: return launch_reg<7, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 8: return launch_reg<8, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 9: return launch_reg<9, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 10: return launch_reg<10, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 11: return launch_reg<11, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 12: return launch_reg<12, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    case 24: return launch_reg<24, C0, C1>(kx, ky, planes, n_planes, stream, err);
     }
     return false;
 }
@@ -756,9 +811,10 @@ bool launch_reg_radius(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
 /* The register-window kernel, one launch for all planes, where it is built:
  * 8-bit planes of 1 and 2 channels (GRAY8; NV12, I420) or of 4 (RGBA and
  * kin), the same radius both ways, kernels of 3 to 25 taps (8-bit sigma up
- * to about 4) or 49 taps (sigma 8). False to fall back plane by plane. */
+ * to about 4) or 49 taps (sigma 8). False to fall back plane by plane;
+ * true with the launch's error in *err. */
 bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-              int n_planes, cudaStream_t stream)
+              int n_planes, cudaStream_t stream, cudaError_t *err)
 {
     if (kx.size != ky.size || n_planes < 1 || n_planes > CF_MAX_PLANES)
         return false;
@@ -775,71 +831,70 @@ bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_
         four = four && p.channels == 4;
     }
     if (small)
-        return launch_reg_radius<1, 2>(kx, ky, planes, n_planes, stream);
+        return launch_reg_radius<1, 2>(kx, ky, planes, n_planes, stream, err);
     if (four)
-        return launch_reg_radius<4, 4>(kx, ky, planes, n_planes, stream);
+        return launch_reg_radius<4, 4>(kx, ky, planes, n_planes, stream, err);
     return false;
 }
 
 template <int C>
-void launch_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                   size_t shared, cudaStream_t stream)
+cudaError_t launch_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
+                          size_t shared, cudaStream_t stream)
 {
     int tiles_y = (p.height + kTile - 1) / kTile;
     dim3 grid((unsigned)((p.width + kTile - 1) / kTile), (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
-    blur_fused8<C><<<grid, kFusedThreads, shared, stream>>>(p.src, p.src_pitch, p.dst, p.dst_pitch,
-                                                            p.width, p.height, p.border,
-                                                            p.border_value, kx, ky);
+    return cf_launch(blur_fused8<C>, grid, dim3(kFusedThreads), shared, stream, p.src, p.src_pitch,
+                     p.dst, p.dst_pitch, p.width, p.height, p.border, p.border_value, kx, ky);
 }
 
-/* Runs the fused kernel when it applies; returns false to fall back. */
+/* Runs the fused kernel when it applies: true with the launch's error in
+ * *err, or false to fall back. */
 bool try_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                cudaStream_t stream)
+                cudaStream_t stream, cudaError_t *err)
 {
     size_t shared = fused_shared_bytes(kTile + 2 * (kx.size / 2), kTile + 2 * (ky.size / 2),
                                        p.channels);
     if (p.sample_bytes != 1 || shared > kFusedMaxShared)
         return false;
     switch (p.channels) {
-    case 1: launch_fused8<1>(kx, ky, p, shared, stream); return true;
-    case 2: launch_fused8<2>(kx, ky, p, shared, stream); return true;
-    case 3: launch_fused8<3>(kx, ky, p, shared, stream); return true;
-    case 4: launch_fused8<4>(kx, ky, p, shared, stream); return true;
+    case 1: *err = launch_fused8<1>(kx, ky, p, shared, stream); return true;
+    case 2: *err = launch_fused8<2>(kx, ky, p, shared, stream); return true;
+    case 3: *err = launch_fused8<3>(kx, ky, p, shared, stream); return true;
+    case 4: *err = launch_fused8<4>(kx, ky, p, shared, stream); return true;
     }
     return false;
 }
 
 template <typename T, int C>
-void launch_horizontal(const cf_blur_kernel &k, const cf_blur_plane &p, void *tmp, size_t tp,
-                       cudaStream_t stream)
+cudaError_t launch_horizontal(const cf_blur_kernel &k, const cf_blur_plane &p, void *tmp, size_t tp,
+                              cudaStream_t stream)
 {
     dim3 grid((unsigned)((p.width + kBlockX - 1) / kBlockX), grid_rows(p.height));
     size_t shared = (size_t)(kBlockX + 2 * (k.size / 2)) * C * sizeof(T);
-    blur_horizontal<T, C><<<grid, kBlockX, shared, stream>>>(
-        p.src, p.src_pitch, (uint8_t *)tmp, tp, p.width, p.height, p.border, p.border_value,
-        p.shift, k);
+    return cf_launch(blur_horizontal<T, C>, grid, dim3(kBlockX), shared, stream, p.src, p.src_pitch,
+                     (uint8_t *)tmp, tp, p.width, p.height, p.border, p.border_value, p.shift, k);
 }
 
 template <typename T>
 cf_status blur_plane(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
                      void *tmp, size_t tp, cudaStream_t stream)
 {
-    if (try_fused8(kx, ky, p, stream))
-        return CF_CUDA_CHECK(cudaGetLastError());
+    cudaError_t err;
+    if (try_fused8(kx, ky, p, stream, &err))
+        return CF_CUDA_CHECK(err);
     switch (p.channels) {
-    case 1: launch_horizontal<T, 1>(kx, p, tmp, tp, stream); break;
-    case 2: launch_horizontal<T, 2>(kx, p, tmp, tp, stream); break;
-    case 3: launch_horizontal<T, 3>(kx, p, tmp, tp, stream); break;
-    case 4: launch_horizontal<T, 4>(kx, p, tmp, tp, stream); break;
+    case 1: err = launch_horizontal<T, 1>(kx, p, tmp, tp, stream); break;
+    case 2: err = launch_horizontal<T, 2>(kx, p, tmp, tp, stream); break;
+    case 3: err = launch_horizontal<T, 3>(kx, p, tmp, tp, stream); break;
+    case 4: err = launch_horizontal<T, 4>(kx, p, tmp, tp, stream); break;
     default: return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT, "blur: %d channels", p.channels);
     }
-    CF_TRY(CF_CUDA_CHECK(cudaGetLastError()));
+    CF_TRY(CF_CUDA_CHECK(err));
     int samples = p.width * p.channels;
     dim3 grid((unsigned)((samples + 255) / 256), grid_rows(p.height));
-    blur_vertical<T><<<grid, 256, 0, stream>>>((const uint8_t *)tmp, tp, p.dst, p.dst_pitch,
-                                                samples, p.height, p.border, p.border_value,
-                                                p.shift, ky);
-    return CF_CUDA_CHECK(cudaGetLastError());
+    return CF_CUDA_CHECK(cf_launch(blur_vertical<T>, grid, dim3(256), 0, stream,
+                                   (const uint8_t *)tmp, tp, p.dst, p.dst_pitch, samples, p.height,
+                                   p.border, p.border_value, p.shift, ky));
 }
 
 } // namespace
@@ -848,8 +903,9 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
                                          const cf_blur_plane *planes, int n_planes, void *tmp,
                                          size_t tmp_pitch, cf_stream stream)
 {
-    if (try_reg8(*kx, *ky, planes, n_planes, stream))
-        return CF_CUDA_CHECK(cudaGetLastError());
+    cudaError_t err;
+    if (try_reg8(*kx, *ky, planes, n_planes, stream, &err))
+        return CF_CUDA_CHECK(err);
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         CF_TRY(p.sample_bytes == 1 ? blur_plane<uint8_t>(*kx, *ky, p, tmp, tmp_pitch, stream)

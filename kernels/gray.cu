@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "gray.h"
+#include "launch.cuh"
 
 namespace {
 
@@ -23,6 +24,7 @@ __global__ void gray_rgb(const uint8_t *__restrict__ src, size_t src_pitch, int 
                          int g_off, int b_off, uint8_t *__restrict__ dst, size_t dst_pitch,
                          int width, int height, cf_gray_weights w)
 {
+    cf_pdl_begin();
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= width)
         return;
@@ -75,6 +77,7 @@ __global__ void gray_rgb_x4(const uint8_t *__restrict__ src, size_t src_pitch,
                             uint8_t *__restrict__ dst, size_t dst_pitch, int quads, int height,
                             cf_gray_weights w)
 {
+    cf_pdl_begin();
     int q = blockIdx.x * blockDim.x + threadIdx.x;
     if (q >= quads)
         return;
@@ -97,6 +100,7 @@ __global__ void gray_rgb_x16(const uint8_t *__restrict__ src, size_t src_pitch,
                              uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
                              cf_gray_weights w)
 {
+    cf_pdl_begin();
     int q = blockIdx.x * blockDim.x + threadIdx.x;
     if (q * 16 >= width)
         return;
@@ -139,12 +143,22 @@ dim3 x16_grid(int groups, int height, dim3 *block)
     return dim3((unsigned)((groups + 63) / 64), grid_rows((height + 3) / 4));
 }
 
+/* Packed RGB of BPP (3 or 4) bytes, G at byte 1, R at byte R and B at byte
+ * B, to GRAY8: 16 pixels per thread where both rows are 16-byte aligned
+ * (x16), else 4 (4-byte aligned rows, width a multiple of 4). */
 template <int BPP, int R, int B>
-void launch_rgb_x16(const cf_frame *src, cf_frame *dst, cf_gray_weights w, cudaStream_t stream)
+cudaError_t launch_packed(bool x16, const cf_frame *src, cf_frame *dst, cf_gray_weights w,
+                          cudaStream_t stream)
 {
-    dim3 block, grid = x16_grid((src->width + 15) / 16, src->height, &block);
-    gray_rgb_x16<BPP, R, B><<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0],
-                                                        dst->pitch[0], src->width, src->height, w);
+    if (x16) {
+        dim3 block, grid = x16_grid((src->width + 15) / 16, src->height, &block);
+        return cf_launch(gray_rgb_x16<BPP, R, B>, grid, block, 0, stream, src->data[0],
+                         src->pitch[0], dst->data[0], dst->pitch[0], src->width, src->height, w);
+    }
+    const int quads = src->width / 4;
+    const dim3 grid((unsigned)((quads + 255) / 256), grid_rows(src->height));
+    return cf_launch(gray_rgb_x4<BPP, R, B>, grid, dim3(256), 0, stream, src->data[0],
+                     src->pitch[0], dst->data[0], dst->pitch[0], quads, src->height, w);
 }
 
 /* Luma (8-bit samples, or 16-bit ones shifted down) to GRAY8, one sample
@@ -154,6 +168,7 @@ __global__ void gray_luma(const uint8_t *__restrict__ src, size_t src_pitch,
                           uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
                           cf_gray_plan plan)
 {
+    cf_pdl_begin();
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= width)
         return;
@@ -179,6 +194,7 @@ __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
                               uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
                               cf_gray_plan plan)
 {
+    cf_pdl_begin();
     static_assert(Mul24 || sizeof(T) == 2, "8-bit spans always have the 32-bit form");
     constexpr int PER = 16 / (int)sizeof(T); // samples per 16-byte group
     // Group k of this thread: q0 + 32 k.
@@ -244,7 +260,8 @@ __global__ void gray_luma_x16(const uint8_t *__restrict__ src, size_t src_pitch,
 /* Luma to GRAY8: the 16-byte kernel if the rows allow it, else one sample
  * per thread. */
 template <typename T>
-void launch_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst, cudaStream_t stream)
+cudaError_t launch_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst,
+                        cudaStream_t stream)
 {
     const int per = 16 / (int)sizeof(T);
     if (aligned16(src->data[0], src->pitch[0]) && ((uintptr_t)dst->data[0] | dst->pitch[0]) % per == 0 &&
@@ -254,17 +271,17 @@ void launch_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst, c
         int warps = (src->width / per + 32 * kLumaVecs<T>) / (32 * kLumaVecs<T>);
         dim3 block, grid = x16_grid(warps * 32, src->height, &block);
         auto kernel = plan.mul24 ? gray_luma_x16<T, true> : gray_luma_x16<T, sizeof(T) == 1>;
-        kernel<<<grid, block, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0], dst->pitch[0],
-                                           src->width, src->height, plan);
-        return;
+        return cf_launch(kernel, grid, block, 0, stream, src->data[0], src->pitch[0], dst->data[0],
+                         dst->pitch[0], src->width, src->height, plan);
     }
     dim3 grid((unsigned)((src->width + 255) / 256), grid_rows(src->height));
-    gray_luma<T><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0],
-                                           dst->pitch[0], src->width, src->height, plan);
+    return cf_launch(gray_luma<T>, grid, dim3(256), 0, stream, src->data[0], src->pitch[0],
+                     dst->data[0], dst->pitch[0], src->width, src->height, plan);
 }
 
 __global__ void fill16(uint8_t *dst, size_t pitch, int samples, int height, uint16_t value)
 {
+    cf_pdl_begin();
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     if (x >= samples)
         return;
@@ -272,14 +289,21 @@ __global__ void fill16(uint8_t *dst, size_t pitch, int samples, int height, uint
         reinterpret_cast<uint16_t *>(dst + (size_t)y * pitch)[x] = value;
 }
 
+/* YUV in, the same YUV format out: the luma plane as it is, the chroma
+ * planes set to the neutral value. The luma bytes go through the 8-bit
+ * luma kernel with the full-range 8-bit plan, which maps every byte to
+ * itself (gray.h: cf_gray_mul24(255) = 2^24); it copies a plane at about
+ * twice cudaMemcpy2DAsync's rate (cf-bench, H200). */
 cf_status keep_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst,
                     cudaStream_t stream)
 {
     const cf_format_info *info = cf_format_get_info(src->format);
-    CF_TRY(CF_CUDA_CHECK(cudaMemcpy2DAsync(
-        dst->data[0], dst->pitch[0], src->data[0], src->pitch[0],
-        cf_format_plane_row_bytes(src->format, 0, src->width), (size_t)src->height,
-        cudaMemcpyDeviceToDevice, stream)));
+    const cf_gray_plan bytes = cf_gray_make_plan(CF_GRAY_BT601, CF_GRAY_RANGE_FULL, CF_FORMAT_NV12,
+                                                 CF_FORMAT_GRAY8);
+    cf_frame from = *src, to = *dst; // plane 0 as GRAY8 rows of its bytes
+    from.format = to.format = CF_FORMAT_GRAY8;
+    from.width = to.width = (int)cf_format_plane_row_bytes(src->format, 0, src->width);
+    CF_TRY(CF_CUDA_CHECK(launch_luma<uint8_t>(bytes, &from, &to, stream)));
     for (int p = 1; p < info->n_planes; p++) {
         size_t row = cf_format_plane_row_bytes(src->format, p, src->width);
         int rows = cf_format_plane_height(src->format, p, src->height);
@@ -290,8 +314,8 @@ cf_status keep_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst
         }
         int samples = (int)(row / 2);
         dim3 grid((unsigned)((samples + 255) / 256), grid_rows(rows));
-        fill16<<<grid, 256, 0, stream>>>(dst->data[p], dst->pitch[p], samples, rows, plan.neutral);
-        CF_TRY(CF_CUDA_CHECK(cudaGetLastError()));
+        CF_TRY(CF_CUDA_CHECK(cf_launch(fill16, grid, dim3(256), 0, stream, dst->data[p],
+                                       dst->pitch[p], samples, rows, plan.neutral)));
     }
     return CF_OK;
 }
@@ -301,48 +325,28 @@ cf_status keep_luma(const cf_gray_plan &plan, const cf_frame *src, cf_frame *dst
 extern "C" cf_status cf_gray_cuda(const cf_gray_plan *plan, const cf_frame *src, cf_frame *dst,
                                   cf_stream stream)
 {
-    const cf_format_info *info = cf_format_get_info(src->format);
     if (!plan->from_rgb && plan->keep_format)
         return keep_luma(*plan, src, dst, stream);
-    dim3 grid((unsigned)((src->width + 255) / 256), grid_rows(src->height));
-    int bpp = info->pixel_bytes[0];
-    bool rgb_order = info->r_offset == 0 && info->g_offset == 1 && info->b_offset == 2;
-    bool bgr_order = info->r_offset == 2 && info->g_offset == 1 && info->b_offset == 0;
-    if (plan->from_rgb && !plan->keep_format && (bpp == 3 || bpp == 4) && (rgb_order || bgr_order) &&
-        aligned16(src->data[0], src->pitch[0]) && aligned16(dst->data[0], dst->pitch[0])) {
-        if (bpp == 4 && rgb_order)
-            launch_rgb_x16<4, 0, 2>(src, dst, plan->w, stream);
-        else if (bpp == 4)
-            launch_rgb_x16<4, 2, 0>(src, dst, plan->w, stream);
-        else if (rgb_order)
-            launch_rgb_x16<3, 0, 2>(src, dst, plan->w, stream);
-        else
-            launch_rgb_x16<3, 2, 0>(src, dst, plan->w, stream);
-    } else if (plan->from_rgb && !plan->keep_format && src->width % 4 == 0 && (bpp == 3 || bpp == 4) &&
-               (rgb_order || bgr_order) && aligned4(src->data[0], src->pitch[0]) &&
-               aligned4(dst->data[0], dst->pitch[0])) {
-        int quads = src->width / 4;
-        dim3 qgrid((unsigned)((quads + 255) / 256), grid_rows(src->height));
-        auto x4 = bpp == 4 ? (rgb_order ? gray_rgb_x4<4, 0, 2> : gray_rgb_x4<4, 2, 0>)
-                           : (rgb_order ? gray_rgb_x4<3, 0, 2> : gray_rgb_x4<3, 2, 0>);
-        x4<<<qgrid, 256, 0, stream>>>(src->data[0], src->pitch[0], dst->data[0], dst->pitch[0],
-                                      quads, src->height, plan->w);
-    } else if (plan->from_rgb && plan->keep_format)
-        gray_rgb<true><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], info->pixel_bytes[0],
-                                                 info->r_offset, info->g_offset, info->b_offset,
-                                                 dst->data[0], dst->pitch[0], src->width,
-                                                 src->height, plan->w);
-    else if (plan->from_rgb)
-        gray_rgb<false><<<grid, 256, 0, stream>>>(src->data[0], src->pitch[0], info->pixel_bytes[0],
-                                                  info->r_offset, info->g_offset, info->b_offset,
-                                                  dst->data[0], dst->pitch[0], src->width,
-                                                  src->height, plan->w);
-    else if (plan->sample_bytes == 1)
-        // Full-range 8-bit luma too (each sample maps to itself): the
-        // kernel runs at about twice cudaMemcpy2DAsync's rate on these
-        // planes (cf-bench, H200).
-        launch_luma<uint8_t>(*plan, src, dst, stream);
-    else
-        launch_luma<uint16_t>(*plan, src, dst, stream);
-    return CF_CUDA_CHECK(cudaGetLastError());
+    if (!plan->from_rgb) // full-range 8-bit luma too: each sample maps to itself
+        return CF_CUDA_CHECK(plan->sample_bytes == 1 ? launch_luma<uint8_t>(*plan, src, dst, stream)
+                                                     : launch_luma<uint16_t>(*plan, src, dst, stream));
+    const cf_format_info *info = cf_format_get_info(src->format);
+    const int bpp = info->pixel_bytes[0];
+    const bool rgb_order = info->r_offset == 0 && info->g_offset == 1 && info->b_offset == 2;
+    const bool bgr_order = info->r_offset == 2 && info->g_offset == 1 && info->b_offset == 0;
+    // The packed kernels: GRAY8 out, 3 or 4 bytes a pixel, R-G-B or B-G-R.
+    const bool packed = !plan->keep_format && (bpp == 3 || bpp == 4) && (rgb_order || bgr_order);
+    const bool x16 = aligned16(src->data[0], src->pitch[0]) && aligned16(dst->data[0], dst->pitch[0]);
+    const bool x4 = src->width % 4 == 0 && aligned4(src->data[0], src->pitch[0]) &&
+                    aligned4(dst->data[0], dst->pitch[0]);
+    if (packed && (x16 || x4)) {
+        auto launch = bpp == 4 ? (rgb_order ? launch_packed<4, 0, 2> : launch_packed<4, 2, 0>)
+                               : (rgb_order ? launch_packed<3, 0, 2> : launch_packed<3, 2, 0>);
+        return CF_CUDA_CHECK(launch(x16, src, dst, plan->w, stream));
+    }
+    const dim3 grid((unsigned)((src->width + 255) / 256), grid_rows(src->height));
+    return CF_CUDA_CHECK(cf_launch(plan->keep_format ? gray_rgb<true> : gray_rgb<false>, grid,
+                                   dim3(256), 0, stream, src->data[0], src->pitch[0], bpp,
+                                   info->r_offset, info->g_offset, info->b_offset, dst->data[0],
+                                   dst->pitch[0], src->width, src->height, plan->w));
 }

@@ -151,6 +151,21 @@ TEST(GpuExact, BlurRegisterKernelInteriorTiles)
         }
 }
 
+TEST(GpuExact, BlurRegisterKernelSplitLastWave)
+{
+    // Frames of more than two waves of tiles on a large GPU, whose last
+    // partial wave the launcher splits into tiles of half height, so one
+    // launch has full tiles, split tiles and a partial last tile; and one
+    // frame under half a wave, all of whose tiles are split.
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(12);
+    const Size sizes[] = { { 3840, 2160 }, { 3001, 1999 }, { 2048, 1080 }, { 333, 97 } };
+    for (Size s : sizes)
+        for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA })
+            for (const char *text : { "blur=sigma=2", "blur=sigma=8:border=constant:border-value=9" })
+                compare_cpu_gpu(text, fmt, s, rng, 16);
+}
+
 TEST(GpuExact, BlurLargeSigmaAndHugeKernels)
 {
     CF_REQUIRE_GPU();
@@ -295,6 +310,68 @@ TEST(GpuTransfer, EventsTrackFramesInFlight)
     cf_event_destroy(nullptr);
     cf_filter_free(&gray);
     cf_stream_destroy(&stream);
+}
+
+TEST(GpuExact, BackToBackKernelsKeepStreamOrder)
+{
+    // Kernels queued with no synchronisation between them, each reading
+    // what the one before wrote and overwriting what the one before read
+    // (frames A and B take turns), with frames big enough for several waves
+    // of blocks: with programmatic dependent launch (launch.cuh) a kernel's
+    // blocks start while the previous kernel's last ones run, and only its
+    // grid-dependency wait keeps the order. The result must equal the CPU
+    // running the same steps, for every frame of the sequence.
+    CF_REQUIRE_GPU();
+    const int w = 1920, h = 1080, steps = 12;
+    const char *chain_text[] = { "blur=sigma=2", "gray", "blur=sigma=1.2:border=replicate" };
+    cf_chain *chains[3];
+    cf_filter *filters[3];
+    for (int i = 0; i < 3; i++) {
+        chains[i] = cf_chain_parse(chain_text[i]);
+        ASSERT_NE(chains[i], nullptr) << cf_last_error();
+        filters[i] = cf_chain_get(chains[i], 0);
+    }
+    // NV12 throughout: blur keeps it, gray (NV12 -> NV12) rewrites the luma
+    // and sets the chroma neutral.
+    const cf_format fmt = CF_FORMAT_NV12;
+    cf_frame host[2], dev[2], back;
+    for (int i = 0; i < 2; i++) {
+        CF_ASSERT_OK(cf_frame_alloc(&host[i], fmt, w, h, CF_MEMORY_HOST));
+        CF_ASSERT_OK(cf_frame_alloc(&dev[i], fmt, w, h, CF_MEMORY_DEVICE));
+    }
+    CF_ASSERT_OK(cf_frame_alloc(&back, fmt, w, h, CF_MEMORY_HOST));
+    std::mt19937 rng(31);
+    for (int p = 0; p < 2; p++)
+        for (size_t j = 0; j < host[0].pitch[p] * (size_t)cf_format_plane_height(fmt, p, h); j++)
+            host[0].data[p][j] = (uint8_t)rng();
+    cf_stream stream = nullptr;
+    CF_ASSERT_OK(cf_stream_create(&stream));
+    CF_ASSERT_OK(cf_frame_upload(&host[0], &dev[0], stream));
+    for (int s = 0; s < steps; s++) {
+        cf_filter *f = filters[s % 3];
+        CF_ASSERT_OK(cf_filter_run(f, &dev[s % 2], &dev[(s + 1) % 2], stream));
+        CF_ASSERT_OK(cf_filter_run(f, &host[s % 2], &host[(s + 1) % 2], nullptr));
+    }
+    CF_ASSERT_OK(cf_frame_download(&dev[steps % 2], &back, stream));
+    CF_ASSERT_OK(cf_stream_synchronize(stream));
+    const cf_frame &want = host[steps % 2];
+    for (int p = 0; p < 2; p++) {
+        const size_t row = cf_format_plane_row_bytes(fmt, p, w);
+        int bad_rows = 0;
+        for (int y = 0; y < cf_format_plane_height(fmt, p, h); y++)
+            bad_rows += std::memcmp(back.data[p] + y * back.pitch[p], want.data[p] + y * want.pitch[p],
+                                    row) != 0;
+        EXPECT_EQ(bad_rows, 0) << "plane " << p;
+    }
+    // Not a flat picture: the steps left detail for a wrong order to show.
+    EXPECT_NE(std::memcmp(want.data[0], want.data[0] + want.pitch[0] * (h / 2), w), 0);
+    cf_stream_destroy(&stream);
+    for (int i = 0; i < 2; i++) {
+        cf_frame_free(&host[i]);
+        cf_frame_free(&dev[i]);
+    }
+    cf_frame_free(&back);
+    for (cf_chain *&c : chains) cf_chain_free(&c);
 }
 
 TEST(GpuFilter, HostAndDeviceFramesMustNotBeMixed)
