@@ -193,6 +193,21 @@ void row(const char *what, double ms, double bytes, double op_floor, const Ceili
                 ms / floor);
 }
 
+// Median ms of op(src, dst) over w x h device frames: inputs of format
+// `in` rotated over the working set, outputs of format `out` alternating
+// between two frames.
+double time_on_frames(cf_format in, cf_format out, int w, int h,
+                      const std::function<void(const cf_frame &, cf_frame &)> &op)
+{
+    auto src = random_frames(in, w, h);
+    std::vector<cf_frame> dst(2);
+    for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, out, w, h, CF_MEMORY_DEVICE));
+    double ms = median_ms([&](int i) { op(src[i % src.size()], dst[i % 2]); });
+    free_frames(src);
+    free_frames(dst);
+    return ms;
+}
+
 // Runs one filter string on rotating device frames; returns the median ms.
 double time_filter(const char *chain_text, cf_format in, cf_format out, int w, int h)
 {
@@ -202,14 +217,9 @@ double time_filter(const char *chain_text, cf_format in, cf_format out, int w, i
         std::exit(1);
     }
     cf_filter *f = cf_chain_get(chain, 0);
-    auto src = random_frames(in, w, h);
-    std::vector<cf_frame> dst(2);
-    for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, out, w, h, CF_MEMORY_DEVICE));
-    double ms = median_ms([&](int i) {
-        CF_CHECK(cf_filter_run(f, &src[i % src.size()], &dst[i % 2], nullptr));
+    double ms = time_on_frames(in, out, w, h, [&](const cf_frame &a, cf_frame &b) {
+        CF_CHECK(cf_filter_run(f, &a, &b, nullptr));
     });
-    free_frames(src);
-    free_frames(dst);
     cf_chain_free(&chain);
     return ms;
 }
@@ -265,8 +275,14 @@ int main(int argc, char **argv)
                 "inputs rotated over %zu MiB\n",
                 info.name, info.multiprocessors, l2 >> 20, w, h, g_reps, kBatch, kWorkingSet >> 20);
     std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
-                "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s\n\n",
+                "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s\n",
                 c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops);
+    // Our kernels' launches (kernels/launch.cuh): with programmatic
+    // dependent launch on compute capability 9.0+, unless turned off.
+    const char *pdl = std::getenv("CUDAFILTERS_PDL");
+    std::printf("our launches: %s\n\n", info.compute_major < 9 ? "plain (PDL needs compute capability 9.0)"
+                                       : pdl && !std::strcmp(pdl, "0") ? "plain (CUDAFILTERS_PDL=0)"
+                                       : "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)");
     std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
 
@@ -276,16 +292,17 @@ int main(int argc, char **argv)
     // runtime's own copy of those bytes reaches in one call (the copy
     // ceiling above is one 1 GiB copy).
     struct GrayCase {
-        cf_format in;
+        cf_format in, out;
         const char *text, *chain;
-    } grays[] = { { CF_FORMAT_RGBA, "gray RGBA->GRAY8", "gray" },
-                  { CF_FORMAT_BGRX, "gray BGRx->GRAY8", "gray" },
-                  { CF_FORMAT_RGB, "gray RGB->GRAY8", "gray" },
-                  { CF_FORMAT_NV12, "gray NV12->GRAY8", "gray" },
-                  { CF_FORMAT_I420, "gray I420->GRAY8", "gray" },
-                  { CF_FORMAT_P010_10LE, "gray P010->GRAY8", "gray" },
-                  { CF_FORMAT_GRAY16_LE, "gray GRAY16->GRAY8", "gray" },
-                  { CF_FORMAT_NV12, "gray NV12 full range->GRAY8", "gray=range=full" } };
+    } grays[] = { { CF_FORMAT_RGBA, CF_FORMAT_GRAY8, "gray RGBA->GRAY8", "gray" },
+                  { CF_FORMAT_BGRX, CF_FORMAT_GRAY8, "gray BGRx->GRAY8", "gray" },
+                  { CF_FORMAT_RGB, CF_FORMAT_GRAY8, "gray RGB->GRAY8", "gray" },
+                  { CF_FORMAT_NV12, CF_FORMAT_GRAY8, "gray NV12->GRAY8", "gray" },
+                  { CF_FORMAT_I420, CF_FORMAT_GRAY8, "gray I420->GRAY8", "gray" },
+                  { CF_FORMAT_P010_10LE, CF_FORMAT_GRAY8, "gray P010->GRAY8", "gray" },
+                  { CF_FORMAT_GRAY16_LE, CF_FORMAT_GRAY8, "gray GRAY16->GRAY8", "gray" },
+                  { CF_FORMAT_NV12, CF_FORMAT_GRAY8, "gray NV12 full range->GRAY8", "gray=range=full" },
+                  { CF_FORMAT_NV12, CF_FORMAT_NV12, "gray NV12->NV12 (luma kept)", "gray" } };
     // Gray at the frame size and at twice it each way: at 4K a luma plane
     // and its GRAY8 output (16.6 MB) fit in the L2, at 8K (66 MB) they do
     // not. Inputs rotate over the working set; the outputs alternate
@@ -301,10 +318,13 @@ int main(int argc, char **argv)
                 continue;
             const cf_format_info *fi = cf_format_get_info(g.in);
             bool rgb = fi->r_offset >= 0;
+            // Read: every RGB byte, or the luma plane. Written: the output
+            // frame (a YUV output: luma copied, chroma set).
             double read = rgb ? (double)frame_bytes(g.in, gw, gh)
                               : (double)cf_format_plane_row_bytes(g.in, 0, gw) * gh;
-            double ms = time_filter(g.chain, g.in, CF_FORMAT_GRAY8, gw, gh);
-            row(label, ms, read + (double)gw * gh, (rgb ? 3.0 * gw * gh : 0) / (c.imad_gops * 1e6), c);
+            double ms = time_filter(g.chain, g.in, g.out, gw, gh);
+            row(label, ms, read + (double)frame_bytes(g.out, gw, gh),
+                (rgb ? 3.0 * gw * gh : 0) / (c.imad_gops * 1e6), c);
         }
     for (int scale : { 1, 2 }) {
         const int gw = w * scale, gh = h * scale;
@@ -312,16 +332,12 @@ int main(int argc, char **argv)
         std::snprintf(label, sizeof label, "copy2D NV12 luma plane %dx%d", gw, gh);
         if (!wanted(label))
             continue;
-        auto src = random_frames(CF_FORMAT_NV12, gw, gh);
-        std::vector<cf_frame> dst(2);
-        for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, CF_FORMAT_GRAY8, gw, gh, CF_MEMORY_DEVICE));
-        double ms = median_ms([&](int i) {
-            const cf_frame &a = src[i % src.size()], &b = dst[i % 2];
-            CHECK(cudaMemcpy2DAsync(b.data[0], b.pitch[0], a.data[0], a.pitch[0], (size_t)gw,
-                                    (size_t)gh, cudaMemcpyDeviceToDevice));
-        });
-        free_frames(src);
-        free_frames(dst);
+        double ms = time_on_frames(CF_FORMAT_NV12, CF_FORMAT_GRAY8, gw, gh,
+                                   [&](const cf_frame &a, cf_frame &b) {
+                                       CHECK(cudaMemcpy2DAsync(b.data[0], b.pitch[0], a.data[0],
+                                                               a.pitch[0], (size_t)gw, (size_t)gh,
+                                                               cudaMemcpyDeviceToDevice));
+                                   });
         row(label, ms, 2.0 * gw * gh, 0, c);
     }
     struct BlurCase {

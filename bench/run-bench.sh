@@ -11,6 +11,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format
 echo "## cudafilters"
 $dev/build/bench/cf-bench
 echo
+echo "## cudafilters, gray at 8K and 16K (planes larger than the L2)"
+$dev/build/bench/cf-bench --only gray --width 7680 --height 4320 --reps 30
+echo
+echo "## cudafilters, blur with plain launches (no programmatic dependent launch)"
+CUDAFILTERS_PDL=0 $dev/build/bench/cf-bench --only blur
+echo
 echo "## peers, same frame size"
 if nvcc -O2 -std=c++17 -o /tmp/npp-peer bench/npp_peer.cu -lnppif -lnppicc -lnppc 2>/tmp/npp-build.log; then
     /tmp/npp-peer || echo "| NPP peer failed | |"
