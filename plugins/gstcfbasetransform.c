@@ -401,17 +401,15 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
     /* Device memory and streams belong to the context: free them while it
      * is current, before our reference to it goes. */
     gboolean pushed = gst_cuda_context_push (priv->context);
-    GstCfInFlight *slot;
-    if (!pushed)
-      GST_WARNING_OBJECT (self, "cannot push the CUDA context to free its resources");
-    if (pushed)
+    if (pushed) {
       drop_in_flight (self);
-    /* Without the context the GPU work cannot be waited for: let the
-     * buffers go (their events leak with the context). */
-    while ((slot = g_queue_pop_head (&priv->in_flight))) {
-      gst_clear_buffer (&slot->in);
-      gst_clear_buffer (&slot->out);
-      g_free (slot);
+    } else {
+      GstCfInFlight *slot;
+      GST_WARNING_OBJECT (self, "cannot push the CUDA context to free its resources");
+      /* Without the context the GPU work cannot be waited for: let the
+       * buffers go (their events leak with the context). */
+      while ((slot = g_queue_pop_head (&priv->in_flight)))
+        release_in_flight (self, slot);
     }
     if (klass->release_gpu)
       klass->release_gpu (self);

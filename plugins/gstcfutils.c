@@ -141,13 +141,20 @@ gst_cf_caps_for_formats (guint32 formats)
   return caps;
 }
 
+/* gst_caps_filter_and_map_in_place() callback: keeps a structure whose
+ * features are CUDA memory exactly when @keep_cuda is non-zero. */
+static gboolean
+keep_if_cuda_is (GstCapsFeatures * features, G_GNUC_UNUSED GstStructure * structure,
+    gpointer keep_cuda)
+{
+  return !gst_cf_features_are_cuda (features) == !GPOINTER_TO_INT (keep_cuda);
+}
+
 GstCaps *
 gst_cf_caps_drop_cuda (GstCaps * caps)
 {
   caps = gst_caps_make_writable (caps);
-  for (guint i = gst_caps_get_size (caps); i > 0; i--)
-    if (gst_cf_features_are_cuda (gst_caps_get_features (caps, i - 1)))
-      gst_caps_remove_structure (caps, i - 1);
+  gst_caps_filter_and_map_in_place (caps, keep_if_cuda_is, GINT_TO_POINTER (FALSE));
   return caps;
 }
 
@@ -166,8 +173,6 @@ gst_cf_caps_keep_cuda (GstCaps * caps)
   if (!gst_cf_caps_have_cuda (caps))
     return caps;
   caps = gst_caps_make_writable (caps);
-  for (guint i = gst_caps_get_size (caps); i > 0; i--)
-    if (!gst_cf_features_are_cuda (gst_caps_get_features (caps, i - 1)))
-      gst_caps_remove_structure (caps, i - 1);
+  gst_caps_filter_and_map_in_place (caps, keep_if_cuda_is, GINT_TO_POINTER (TRUE));
   return caps;
 }
