@@ -62,9 +62,9 @@ GST_PLUGIN_SYSTEM_PATH=$with_nv GST_REGISTRY=/tmp/reg-nv.bin bash -c "time gst-l
 step compute-sanitizer
 if command -v compute-sanitizer >/dev/null; then
     run compute-sanitizer --tool memcheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
-        --gtest_filter=-*TallFrame*:*HugeFrames*
+        --gtest_filter=-*TallFrame*:*HugeFrames*:*SplitLastWave*
     run compute-sanitizer --tool racecheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
-        --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*:GpuExact.BlurEveryRegister*:GpuExact.BlurRegisterKernelInterior*
+        --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*:GpuExact.BlurEveryRegister*:GpuExact.BlurRegisterKernelInterior*:GpuExact.BackToBack*
 else
     echo "compute-sanitizer not found"
 fi
