@@ -344,7 +344,8 @@ int main(int argc, char **argv)
         cf_format f;
         double sigma;
     } blurs[] = { { CF_FORMAT_GRAY8, 2 }, { CF_FORMAT_RGBA, 2 }, { CF_FORMAT_NV12, 2 },
-                  { CF_FORMAT_GRAY8, 8 }, { CF_FORMAT_RGBA, 8 }, { CF_FORMAT_NV12, 8 } };
+                  { CF_FORMAT_GRAY8, 8 }, { CF_FORMAT_RGBA, 8 }, { CF_FORMAT_NV12, 8 },
+                  { CF_FORMAT_GRAY8, 1 } };
     for (const BlurCase &b : blurs) {
         char text[64], label[64];
         std::snprintf(text, sizeof text, "blur=sigma=%g", b.sigma);

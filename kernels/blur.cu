@@ -367,7 +367,10 @@ struct RegLaunch {
 /* One output tile of plane p, W pixels wide and tile_h rows high (H, or
  * H / 2 for the split rows of launch_reg), whose top-left output pixel is
  * (x0, y0), in the block's shared memory smem (reg_shared_bytes, laid out
- * for H). Ends with the block synchronised. */
+ * for H). In a tile of H / 2 rows the 4-column vertical pass gives each
+ * thread 2 columns, so every thread has work and the pass takes half as
+ * long; the other shapes' threads past tile_h idle. Ends with the block
+ * synchronised. */
 template <int R, int C>
 __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int tile_h, int border,
                                          uint32_t border_value, const RegTaps &taps, uint8_t *smem)
@@ -576,48 +579,66 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         }
     }
     __syncthreads();
-    // Vertical: ROWS_V output rows of VC adjacent pixels per thread.
-    // Sums start at 2^23, the rounding of cf_blur_round_v: 8-bit samples
-    // keep the sum below 2^32 (blur.h), and the result is its top byte.
-    if constexpr (VC == 4) {
-        const int cg = tid % (W / 4), r0 = (tid / (W / 4)) * ROWS_V;
-        // Threads past the tile's rows (a split tile) have none.
-        if (r0 < tile_h) {
-            uint32_t acc[ROWS_V][4];
+    // Vertical: ROWS_V output rows of VC adjacent pixels per thread (VN,
+    // half as many, in a tile of H / 2 rows). Sums start at 2^23, the
+    // rounding of cf_blur_round_v: 8-bit samples keep the sum below 2^32
+    // (blur.h), and the result is its top byte.
+    auto columns4 = [&](auto vn) {
+        constexpr int VN = decltype(vn)::value;
+        static_assert((W / VN) * (H * VN / 4) / ROWS_V == kRegThreads,
+                      "one vertical item per thread");
+        const int cg = tid % (W / VN), r0 = (tid / (W / VN)) * ROWS_V;
+        uint32_t acc[ROWS_V][VN];
+#pragma unroll
+        for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+            for (int k = 0; k < VN; k++) acc[o][k] = 1u << 23;
+#pragma unroll
+        for (int j = 0; j < ROWS_V + 2 * R; j++) {
+            uint32_t v[VN];
+            if constexpr (VN == 4) {
+                const uint4 q = *reinterpret_cast<const uint4 *>(mid + (r0 + j) * W + 4 * cg);
+                v[0] = q.x, v[1] = q.y, v[2 % VN] = q.z, v[3 % VN] = q.w;
+            } else {
+                const uint2 q = *reinterpret_cast<const uint2 *>(mid + (r0 + j) * W + 2 * cg);
+                v[0] = q.x, v[1] = q.y;
+            }
 #pragma unroll
             for (int o = 0; o < ROWS_V; o++)
 #pragma unroll
-                for (int k = 0; k < 4; k++) acc[o][k] = 1u << 23;
-#pragma unroll
-            for (int j = 0; j < ROWS_V + 2 * R; j++) {
-                const uint4 q = *reinterpret_cast<const uint4 *>(mid + (r0 + j) * W + 4 * cg);
-                const uint32_t v[4] = { q.x, q.y, q.z, q.w };
-#pragma unroll
-                for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-                    for (int k = 0; k < 4; k++)
-                        if (j - o >= 0 && j - o < K) acc[o][k] += taps.v[j - o] * v[k];
-            }
-            const int x = x0 + 4 * cg, rows = min(height - y0, tile_h) - r0;
-            uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + x;
-            auto top_bytes = [](const uint32_t *a) {
-                return __byte_perm(__byte_perm(a[0], a[1], 0x0073),
-                                   __byte_perm(a[2], a[3], 0x0073), 0x5410);
-            };
-            if (x + 4 <= width && ((uintptr_t)dst | dst_pitch) % 4 == 0 && rows >= ROWS_V) {
-#pragma unroll
-                for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
-                    *reinterpret_cast<uint32_t *>(d) = top_bytes(acc[o]);
-            } else if (x < width) {
-#pragma unroll
-                for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
-                    if (o < rows)
-#pragma unroll
-                        for (int k = 0; k < 4; k++)
-                            if (x + k < width)
-                                d[k] = (uint8_t)(acc[o][k] >> 24);
-            }
+                for (int k = 0; k < VN; k++)
+                    if (j - o >= 0 && j - o < K) acc[o][k] += taps.v[j - o] * v[k];
         }
+        const int x = x0 + VN * cg, rows = min(height - y0, tile_h) - r0;
+        uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + x;
+        // The top bytes of a row's VN sums, little-endian.
+        auto top_bytes = [](const uint32_t *a) {
+            const uint32_t lo = __byte_perm(a[0], a[1], 0x0073);
+            return VN == 2 ? lo : __byte_perm(lo, __byte_perm(a[2 % VN], a[3 % VN], 0x0073), 0x5410);
+        };
+        if (x + VN <= width && ((uintptr_t)dst | dst_pitch) % VN == 0 && rows >= ROWS_V) {
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++, d += dst_pitch) {
+                if constexpr (VN == 4)
+                    *reinterpret_cast<uint32_t *>(d) = top_bytes(acc[o]);
+                else
+                    *reinterpret_cast<uint16_t *>(d) = (uint16_t)top_bytes(acc[o]);
+            }
+        } else if (x < width) {
+#pragma unroll
+            for (int o = 0; o < ROWS_V; o++, d += dst_pitch)
+                if (o < rows)
+#pragma unroll
+                    for (int k = 0; k < VN; k++)
+                        if (x + k < width)
+                            d[k] = (uint8_t)(acc[o][k] >> 24);
+        }
+    };
+    if constexpr (VC == 4) {
+        if (tile_h < H)
+            columns4(std::integral_constant<int, 2>());
+        else
+            columns4(std::integral_constant<int, 4>());
     } else {
         const int c = tid % W, r0 = (tid / W) * ROWS_V;
         // Threads past the tile's rows (a split tile) have none.
