@@ -280,9 +280,16 @@ int main(int argc, char **argv)
     // Our kernels' launches (kernels/launch.cuh): with programmatic
     // dependent launch on compute capability 9.0+, unless turned off.
     const char *pdl = std::getenv("CUDAFILTERS_PDL");
-    std::printf("our launches: %s\n\n", info.compute_major < 9 ? "plain (PDL needs compute capability 9.0)"
-                                       : pdl && !std::strcmp(pdl, "0") ? "plain (CUDAFILTERS_PDL=0)"
-                                       : "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)");
+#ifdef CF_PDL_BUILT
+    const bool built = true;
+#else
+    const bool built = false;
+#endif
+    std::printf("our launches: %s\n\n",
+                !built ? "plain (built without sm_90 code)"
+                : info.compute_major < 9 ? "plain (PDL needs compute capability 9.0)"
+                : pdl && !std::strcmp(pdl, "0") ? "plain (CUDAFILTERS_PDL=0)"
+                : "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)");
     std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
 

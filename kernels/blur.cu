@@ -21,6 +21,8 @@
 #include <algorithm>
 #include <type_traits>
 #include <climits>
+#include <cstdlib>
+#include <cstring>
 
 #include "blur.h"
 #include "launch.cuh"
@@ -765,7 +767,10 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     // few tiles are left for it. Where those tiles fill at most half the
     // block slots of the GPU, their tile rows are split in two rows of H /
     // 2 (at most twice as many tiles, each about half the work), which
-    // fills that wave better and ends it sooner.
+    // fills that wave better and ends it sooner. CUDAFILTERS_BLUR_SPLIT=0
+    // in the environment keeps every tile whole (tests and comparisons).
+    const char *split_env = std::getenv("CUDAFILTERS_BLUR_SPLIT");
+    const bool may_split = !(split_env && std::strcmp(split_env, "0") == 0);
     int device = 0, sms = 0, per_sm = 0;
     *err = cudaGetDevice(&device);
     if (*err == cudaSuccess)
@@ -778,7 +783,8 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     long long tiles = 0;
     for (int i = 0; i < n_planes; i++)
         tiles += (long long)l.plane[i].full_rows * ((planes[i].width + tile_w[i] - 1) / tile_w[i]);
-    const long long slots = (long long)sms * per_sm, last_wave = slots > 0 ? tiles % slots : 0;
+    const long long slots = (long long)sms * per_sm;
+    const long long last_wave = may_split && slots > 0 ? tiles % slots : 0;
     long long moved = 0; // tiles of full height the split rows replace
     for (int i = n_planes - 1; i >= 0 && last_wave <= slots / 2; i--) {
         const long long cols = (planes[i].width + tile_w[i] - 1) / tile_w[i];

@@ -6,6 +6,9 @@
 
 bool cf_pdl_enabled()
 {
+#ifndef CF_PDL_BUILT
+    return false; // the code a 9.0+ GPU would run may lack the wait (meson.build)
+#else
     static const bool allowed = [] {
         const char *v = std::getenv("CUDAFILTERS_PDL");
         return !(v && std::strcmp(v, "0") == 0);
@@ -16,4 +19,5 @@ bool cf_pdl_enabled()
     return allowed && cudaGetDevice(&device) == cudaSuccess &&
            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
            major >= 9;
+#endif
 }

@@ -19,8 +19,12 @@
  * start-up. Both instructions are no-ops for a kernel launched without the
  * attribute, and are compiled out for architectures below sm_90.
  *
- * The environment variable CUDAFILTERS_PDL=0 turns the attribute off (plain
- * launches), for comparison and debugging. */
+ * The build only enables it when the code a 9.0+ GPU runs was compiled
+ * for sm_90 or later (the last -Dgpu_archs entry, whose PTX newer GPUs
+ * compile, is 90 or more: CF_PDL_BUILT, meson.build); else a JIT-compiled
+ * older PTX without the wait could read before the previous kernel's
+ * writes are visible. The environment variable CUDAFILTERS_PDL=0 turns the
+ * attribute off (plain launches), for comparison and debugging. */
 #ifndef CUDAFILTERS_KERNELS_LAUNCH_CUH
 #define CUDAFILTERS_KERNELS_LAUNCH_CUH
 
@@ -40,8 +44,9 @@ __device__ __forceinline__ void cf_pdl_begin()
 #endif
 }
 
-/* True when launches on the current device get the PDL attribute: compute
- * capability 9.0 or later and CUDAFILTERS_PDL is not "0". The environment
+/* True when launches on the current device get the PDL attribute: built
+ * with CF_PDL_BUILT, compute capability 9.0 or later and CUDAFILTERS_PDL is
+ * not "0". The environment
  * is read once per process. Thread-safe. If the device cannot be queried,
  * false (the launch itself then reports the error). */
 bool cf_pdl_enabled();

@@ -110,13 +110,13 @@ TEST(GpuExact, BlurAllFormatsRandomParameters)
         }
 }
 
-TEST(GpuExact, BlurEveryRegisterKernelRadius)
+namespace {
+
+// Each register kernel (radii 1..12 and 24), every border, random sizes
+// (tiny, odd, wider than a tile or not), GRAY8, the Y plane of NV12, RGBA
+// and BGRx.
+void every_register_radius(std::mt19937 &rng)
 {
-    // The 1- and 4-channel 8-bit kernels are built per radius (1..12 and
-    // 24): each one, every border, random sizes (tiny, odd, wider than a
-    // tile or not), GRAY8, the Y plane of NV12, RGBA and BGRx.
-    CF_REQUIRE_GPU();
-    std::mt19937 rng(2024);
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
     for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 24 })
         for (int b = 0; b < 4; b++) {
@@ -130,15 +130,13 @@ TEST(GpuExact, BlurEveryRegisterKernelRadius)
         }
 }
 
-TEST(GpuExact, BlurRegisterKernelInteriorTiles)
+// Frames of several tiles each way with 16-byte aligned rows, so most
+// staged chunks are whole 16-byte copies and those at the left and right
+// edges go byte by byte (tiles are up to 64 pixels wide and 112 rows
+// tall); NV12's UV plane is the 2-channel kernel. Odd sizes so the last
+// tiles are partial.
+void interior_tiles(std::mt19937 &rng)
 {
-    // Frames of several tiles each way with 16-byte aligned rows, so most
-    // staged chunks are whole 16-byte copies and those at the left and
-    // right edges go byte by byte (tiles are up to 64 pixels wide and 112
-    // rows tall); NV12's UV plane is the 2-channel kernel. Odd sizes so
-    // the last tiles are partial.
-    CF_REQUIRE_GPU();
-    std::mt19937 rng(77);
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
     for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 24 })
         for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA }) {
@@ -149,6 +147,42 @@ TEST(GpuExact, BlurRegisterKernelInteriorTiles)
                                borders[rng() % 4] + ":border-value=" + std::to_string(rng() % 256);
             compare_cpu_gpu(text, fmt, s, rng, 16);
         }
+}
+
+// Sets an environment variable for its lifetime.
+struct ScopedEnv {
+    std::string name;
+    ScopedEnv(const char *n, const char *value) : name(n) { setenv(n, value, 1); }
+    ~ScopedEnv() { unsetenv(name.c_str()); }
+};
+
+} // namespace
+
+TEST(GpuExact, BlurEveryRegisterKernelRadius)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(2024);
+    every_register_radius(rng);
+}
+
+TEST(GpuExact, BlurRegisterKernelInteriorTiles)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(77);
+    interior_tiles(rng);
+}
+
+TEST(GpuExact, BlurRegisterKernelFullHeightTiles)
+{
+    // A frame of at most half a wave of tiles has every tile row split in
+    // two (launch_reg), which is all of the two sweeps above on a large
+    // GPU: the same sweeps with the split turned off run the full-height
+    // tiles at every radius.
+    CF_REQUIRE_GPU();
+    ScopedEnv no_split("CUDAFILTERS_BLUR_SPLIT", "0");
+    std::mt19937 rng(2025);
+    every_register_radius(rng);
+    interior_tiles(rng);
 }
 
 TEST(GpuExact, BlurRegisterKernelSplitLastWave)
@@ -316,11 +350,11 @@ TEST(GpuExact, BackToBackKernelsKeepStreamOrder)
 {
     // Kernels queued with no synchronisation between them, each reading
     // what the one before wrote and overwriting what the one before read
-    // (frames A and B take turns), with frames big enough for several waves
-    // of blocks: with programmatic dependent launch (launch.cuh) a kernel's
-    // blocks start while the previous kernel's last ones run, and only its
-    // grid-dependency wait keeps the order. The result must equal the CPU
-    // running the same steps, for every frame of the sequence.
+    // (frames A and B take turns), 1080p frames (about one wave of blur
+    // blocks on an H200): with programmatic dependent launch (launch.cuh)
+    // a kernel's blocks start while the previous kernel's last ones run,
+    // and only its grid-dependency wait keeps the order. The result must
+    // equal the CPU running the same steps.
     CF_REQUIRE_GPU();
     const int w = 1920, h = 1080, steps = 12;
     const char *chain_text[] = { "blur=sigma=2", "gray", "blur=sigma=1.2:border=replicate" };
@@ -346,13 +380,14 @@ TEST(GpuExact, BackToBackKernelsKeepStreamOrder)
             host[0].data[p][j] = (uint8_t)rng();
     cf_stream stream = nullptr;
     CF_ASSERT_OK(cf_stream_create(&stream));
+    // Every GPU step queued before the stream can catch up (the CPU steps
+    // after), so kernels really follow each other on the GPU.
     CF_ASSERT_OK(cf_frame_upload(&host[0], &dev[0], stream));
-    for (int s = 0; s < steps; s++) {
-        cf_filter *f = filters[s % 3];
-        CF_ASSERT_OK(cf_filter_run(f, &dev[s % 2], &dev[(s + 1) % 2], stream));
-        CF_ASSERT_OK(cf_filter_run(f, &host[s % 2], &host[(s + 1) % 2], nullptr));
-    }
+    for (int s = 0; s < steps; s++)
+        CF_ASSERT_OK(cf_filter_run(filters[s % 3], &dev[s % 2], &dev[(s + 1) % 2], stream));
     CF_ASSERT_OK(cf_frame_download(&dev[steps % 2], &back, stream));
+    for (int s = 0; s < steps; s++)
+        CF_ASSERT_OK(cf_filter_run(filters[s % 3], &host[s % 2], &host[(s + 1) % 2], nullptr));
     CF_ASSERT_OK(cf_stream_synchronize(stream));
     const cf_frame &want = host[steps % 2];
     for (int p = 0; p < 2; p++) {
