@@ -64,7 +64,7 @@ if command -v compute-sanitizer >/dev/null; then
     run compute-sanitizer --tool memcheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
         --gtest_filter=-*TallFrame*:*HugeFrames*:*SplitLastWave*
     run compute-sanitizer --tool racecheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
-        --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*:GpuExact.BlurEveryRegister*:GpuExact.BlurRegisterKernelInterior*:GpuExact.BackToBack*
+        --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*:GpuExact.BlurEveryRegister*:GpuExact.BlurRegisterKernelInterior*:GpuExact.BlurRegisterKernelFullHeight*:GpuExact.BackToBack*
 else
     echo "compute-sanitizer not found"
 fi
