@@ -46,9 +46,9 @@ __device__ __forceinline__ void cf_pdl_begin()
 
 /* True when launches on the current device get the PDL attribute: built
  * with CF_PDL_BUILT, compute capability 9.0 or later and CUDAFILTERS_PDL is
- * not "0". The environment
- * is read once per process. Thread-safe. If the device cannot be queried,
- * false (the launch itself then reports the error). */
+ * not "0". The environment is read once per process. Thread-safe. If the
+ * device cannot be queried, false (the launch itself then reports the
+ * error). */
 bool cf_pdl_enabled();
 
 /* Launches kernel(args...) on stream with grid, block and shared bytes of
