@@ -748,29 +748,25 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     l.n_planes = n_planes;
     l.border = planes[0].border;
     l.border_value = planes[0].border_value;
-    int shared = 0, strips = 0, tile_w[CF_MAX_PLANES], tile_h[CF_MAX_PLANES];
+    int shared = 0, strips = 0, tile_h[CF_MAX_PLANES], height[CF_MAX_PLANES], cols[CF_MAX_PLANES];
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         const bool wide = p.channels != C0;
-        tile_w[i] = wide ? RegShape<C1, R>::W : RegShape<C0, R>::W;
+        const int tile_w = wide ? RegShape<C1, R>::W : RegShape<C0, R>::W;
         tile_h[i] = wide ? RegShape<C1, R>::H : RegShape<C0, R>::H;
-        l.plane[i] = { p.src, p.src_pitch, p.dst, p.dst_pitch, p.width, p.height, wide, 0,
-                       (p.height + tile_h[i] - 1) / tile_h[i] };
-        strips = std::max(strips, (p.width + tile_w[i] - 1) / tile_w[i]);
-        shared = std::max(shared, reg_shared_bytes(p.channels, R, tile_w[i], tile_h[i]));
+        height[i] = p.height;
+        cols[i] = (p.width + tile_w - 1) / tile_w;
+        l.plane[i] = { p.src, p.src_pitch, p.dst, p.dst_pitch, p.width, p.height, wide, 0, 0 };
+        strips = std::max(strips, cols[i]);
+        shared = std::max(shared, reg_shared_bytes(p.channels, R, tile_w, tile_h[i]));
     }
     *err = cudaSuccess;
     if (strips == 0) // an empty frame
         return true;
-    // The last wave: blocks go out in launch order, so the launch's last
-    // tiles run after the others, in a wave that is mostly idle SMs when
-    // few tiles are left for it. Where those tiles fill at most half the
-    // block slots of the GPU, their tile rows are split in two rows of H /
-    // 2 (at most twice as many tiles, each about half the work), which
-    // fills that wave better and ends it sooner. CUDAFILTERS_BLUR_SPLIT=0
-    // in the environment keeps every tile whole (tests and comparisons).
+    // The last wave's tile rows split in two where it would leave most of
+    // the GPU idle (cf_blur_reg_rows); CUDAFILTERS_BLUR_SPLIT=0 in the
+    // environment keeps every tile whole (tests and comparisons).
     const char *split_env = std::getenv("CUDAFILTERS_BLUR_SPLIT");
-    const bool may_split = !(split_env && std::strcmp(split_env, "0") == 0);
     int device = 0, sms = 0, per_sm = 0;
     *err = cudaGetDevice(&device);
     if (*err == cudaSuccess)
@@ -780,29 +776,15 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
                                                              kRegThreads, (size_t)shared);
     if (*err != cudaSuccess)
         return true;
-    long long tiles = 0;
-    for (int i = 0; i < n_planes; i++)
-        tiles += (long long)l.plane[i].full_rows * ((planes[i].width + tile_w[i] - 1) / tile_w[i]);
-    const long long slots = (long long)sms * per_sm;
-    const long long last_wave = may_split && slots > 0 ? tiles % slots : 0;
-    long long moved = 0; // tiles of full height the split rows replace
-    for (int i = n_planes - 1; i >= 0 && last_wave <= slots / 2; i--) {
-        const long long cols = (planes[i].width + tile_w[i] - 1) / tile_w[i];
-        while (l.plane[i].full_rows > 0 && moved + cols <= last_wave) {
-            l.plane[i].full_rows--;
-            moved += cols;
-        }
-        if (l.plane[i].full_rows > 0)
-            break;
-    }
-    long long rows = 0;
+    const long long slots = split_env && std::strcmp(split_env, "0") == 0 ? 0 : (long long)sms * per_sm;
+    int full_rows[CF_MAX_PLANES], first_row[CF_MAX_PLANES];
+    const long long rows =
+        cf_blur_reg_rows(n_planes, height, tile_h, cols, slots, full_rows, first_row);
+    if (rows > INT_MAX)
+        return false;
     for (int i = 0; i < n_planes; i++) {
-        RegPlane &q = l.plane[i];
-        const int half = tile_h[i] / 2, rest = q.height - q.full_rows * tile_h[i];
-        q.first_row = (int)rows;
-        rows += q.full_rows + (rest > 0 ? (rest + half - 1) / half : 0);
-        if (rows > INT_MAX)
-            return false;
+        l.plane[i].full_rows = full_rows[i];
+        l.plane[i].first_row = first_row[i];
     }
     l.rows = (int)rows;
     if (l.rows == 0)

@@ -22,6 +22,7 @@
 #ifndef CUDAFILTERS_KERNELS_BLUR_H
 #define CUDAFILTERS_KERNELS_BLUR_H
 
+#include <limits.h>
 #include <stdint.h>
 
 #include "common.h"
@@ -90,6 +91,47 @@ CF_HOSTDEV uint32_t cf_blur_round_h(uint32_t sum)
 CF_HOSTDEV uint32_t cf_blur_round_v(uint64_t sum)
 {
     return (uint32_t)((sum + (1u << 23)) >> 24);
+}
+
+/* Tile rows of one launch of the GPU's register kernel (blur.cu), which
+ * does every plane of a frame in one grid, the planes' tile rows one after
+ * the other. Plane i (0 <= i < n <= CF_MAX_PLANES) is height[i] pixels
+ * high, in tiles tile_h[i] rows high (even) and cols[i] across; slots is
+ * how many blocks the GPU holds at once (SMs x blocks per SM; 0: do not
+ * split). Blocks go out in launch order, so the launch's last tiles make
+ * a wave of their own, tiles % slots of them, mostly idle SMs when few.
+ * Where that last wave fills at most half the slots, the whole tile rows
+ * at the end of the launch that it holds become rows of tile_h[i] / 2
+ * (at most twice as many tiles, each about half the work), which fills it
+ * better and ends it sooner. Sets full_rows[i], plane i's rows of full
+ * height (its first ones; tile row r >= full_rows[i] starts at pixel row
+ * full_rows[i] * tile_h[i] + (r - full_rows[i]) * tile_h[i] / 2), and
+ * first_row[i], its first row in the launch (INT_MAX once past it).
+ * Returns the launch's tile rows. Pure arithmetic; thread-safe. */
+static inline long long cf_blur_reg_rows(int n, const int *height, const int *tile_h,
+                                         const int *cols, long long slots, int *full_rows,
+                                         int *first_row)
+{
+    long long tiles = 0, moved = 0, rows = 0, last_wave;
+    for (int i = 0; i < n; i++) {
+        full_rows[i] = (height[i] + tile_h[i] - 1) / tile_h[i];
+        tiles += (long long)full_rows[i] * cols[i];
+    }
+    last_wave = slots > 0 ? tiles % slots : 0;
+    for (int i = n - 1; i >= 0 && last_wave > 0 && last_wave <= slots / 2; i--) {
+        while (full_rows[i] > 0 && cols[i] > 0 && moved + cols[i] <= last_wave) {
+            full_rows[i]--;
+            moved += cols[i];
+        }
+        if (full_rows[i] > 0)
+            break;
+    }
+    for (int i = 0; i < n; i++) {
+        const int half = tile_h[i] / 2, rest = height[i] - full_rows[i] * tile_h[i];
+        first_row[i] = rows > INT_MAX ? INT_MAX : (int)rows;
+        rows += full_rows[i] + (rest > 0 ? (rest + half - 1) / half : 0);
+    }
+    return rows;
 }
 
 #ifdef __cplusplus

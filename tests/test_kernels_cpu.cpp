@@ -268,6 +268,76 @@ TEST(BorderIndex, FoldsLikeOpenCv)
         }
 }
 
+TEST(BlurRegRows, SplitsTheLastWaveOfAnH200)
+{
+    int full[CF_MAX_PLANES], first[CF_MAX_PLANES];
+    // 4K GRAY8 at sigma 2: 27 rows of 60 tiles of 80 rows on 660 slots
+    // (132 SMs x 5): 1620 % 660 = 300 tiles in the last wave, its 5 tile
+    // rows split into 10.
+    const int h1[] = { 2160 }, t1[] = { 80 }, c1[] = { 60 };
+    EXPECT_EQ(cf_blur_reg_rows(1, h1, t1, c1, 660, full, first), 32);
+    EXPECT_EQ(full[0], 22);
+    EXPECT_EQ(first[0], 0);
+    // 4K NV12: Y 27 x 60 tiles, UV 14 x 30 (its last row 40 high): 2040 %
+    // 660 = 60, two UV rows; the UV rows past 12 full ones: 120 pixel rows,
+    // three of 40.
+    const int h2[] = { 2160, 1080 }, t2[] = { 80, 80 }, c2[] = { 60, 30 };
+    EXPECT_EQ(cf_blur_reg_rows(2, h2, t2, c2, 660, full, first), 27 + 12 + 3);
+    EXPECT_EQ(full[0], 27);
+    EXPECT_EQ(full[1], 12);
+    EXPECT_EQ(first[1], 27);
+    // No slots (split off), and a last wave over half the slots: whole tiles.
+    EXPECT_EQ(cf_blur_reg_rows(2, h2, t2, c2, 0, full, first), 27 + 14);
+    EXPECT_EQ(full[1], 14);
+    EXPECT_EQ(cf_blur_reg_rows(1, h1, t1, c1, 1000, full, first), 27); // 620 > 500
+    EXPECT_EQ(full[0], 27);
+}
+
+TEST(BlurRegRows, EveryPixelRowOnceInAnyLaunch)
+{
+    // The kernel's mapping (blur.cu, blur8_reg) of launch tile rows to
+    // pixel rows, over random planes and GPU sizes: every pixel row of
+    // every plane exactly once, tiles inside their plane, and the split
+    // tiles at most the slots.
+    std::mt19937 rng(8);
+    const int heights[] = { 32, 48, 64, 80, 88, 112 };
+    for (int trial = 0; trial < 20000; trial++) {
+        const int n = 1 + (int)(rng() % 3);
+        int h[CF_MAX_PLANES], t[CF_MAX_PLANES], c[CF_MAX_PLANES];
+        int full[CF_MAX_PLANES], first[CF_MAX_PLANES];
+        long long tiles = 0;
+        for (int i = 0; i < n; i++) {
+            h[i] = (int)(rng() % (trial % 2 ? 3000 : 300));
+            t[i] = heights[rng() % 6];
+            c[i] = (int)(rng() % 80);
+            tiles += (long long)((h[i] + t[i] - 1) / t[i]) * c[i];
+        }
+        const long long slots = rng() % 4 ? (long long)(rng() % 1000) : 0;
+        const long long rows = cf_blur_reg_rows(n, h, t, c, slots, full, first);
+        SCOPED_TRACE("trial " + std::to_string(trial));
+        long long split_tiles = 0, moved = 0;
+        for (int i = 0; i < n; i++) {
+            const int end = i + 1 < n ? first[i + 1] : (int)rows;
+            std::vector<int> seen(h[i], 0);
+            for (int r = first[i]; r < end; r++) {
+                const int ty = r - first[i], split = ty - full[i];
+                const int y0 = split < 0 ? ty * t[i] : full[i] * t[i] + split * (t[i] / 2);
+                const int th = split < 0 ? t[i] : t[i] / 2;
+                ASSERT_LT(y0, h[i]);
+                for (int y = y0; y < std::min(h[i], y0 + th); y++) seen[y]++;
+                split_tiles += split < 0 ? 0 : c[i];
+            }
+            for (int y = 0; y < h[i]; y++) ASSERT_EQ(seen[y], 1) << "plane " << i << " row " << y;
+            moved += (long long)((h[i] + t[i] - 1) / t[i] - full[i]) * c[i];
+        }
+        if (moved > 0) {
+            ASSERT_GT(slots, 0);
+            ASSERT_LE(moved, tiles % slots);
+            ASSERT_LE(split_tiles, slots);
+        }
+    }
+}
+
 TEST(BlurCpu, FlatStaysFlatAndTinySigmaIsIdentity)
 {
     std::mt19937 rng(5);
