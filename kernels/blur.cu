@@ -366,6 +366,40 @@ struct RegLaunch {
     uint32_t border_value;
 };
 
+/* One thread's vertical sums: ROWS_V output rows of N values each from the
+ * ROWS_V + K - 1 rows of intermediates that load(j, v) puts into v[0..N),
+ * output row o taking rows o .. o + K - 1, one IMAD a tap. Sums start at
+ * 2^23, the rounding of cf_blur_round_v: 8-bit samples keep the sum below
+ * 2^32 (blur.h), and the result is its top byte. */
+template <int ROWS_V, int N, int K, typename Load>
+__device__ __forceinline__ void vertical_sums(uint32_t (&acc)[ROWS_V][N], const RegTaps &taps,
+                                              Load load)
+{
+#pragma unroll
+    for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+        for (int k = 0; k < N; k++) acc[o][k] = 1u << 23;
+#pragma unroll
+    for (int j = 0; j < ROWS_V + K - 1; j++) {
+        uint32_t v[N];
+        load(j, v);
+#pragma unroll
+        for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+            for (int k = 0; k < N; k++)
+                if (j - o >= 0 && j - o < K) acc[o][k] += taps.v[j - o] * v[k];
+    }
+}
+
+/* The top bytes of N (2 or 4) vertical sums, little-endian: N 8-bit
+ * results in one word. */
+template <int N>
+__device__ __forceinline__ uint32_t top_bytes(const uint32_t *a)
+{
+    const uint32_t lo = __byte_perm(a[0], a[1], 0x0073);
+    return N == 2 ? lo : __byte_perm(lo, __byte_perm(a[2 % N], a[3 % N], 0x0073), 0x5410);
+}
+
 /* One output tile of plane p, W pixels wide and tile_h rows high (H, or
  * H / 2 for the split rows of launch_reg), whose top-left output pixel is
  * (x0, y0), in the block's shared memory smem (reg_shared_bytes, laid out
@@ -582,22 +616,14 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     }
     __syncthreads();
     // Vertical: ROWS_V output rows of VC adjacent pixels per thread (VN,
-    // half as many, in a tile of H / 2 rows). Sums start at 2^23, the
-    // rounding of cf_blur_round_v: 8-bit samples keep the sum below 2^32
-    // (blur.h), and the result is its top byte.
+    // half as many, in a tile of H / 2 rows).
     auto columns4 = [&](auto vn) {
         constexpr int VN = decltype(vn)::value;
         static_assert((W / VN) * (H * VN / 4) / ROWS_V == kRegThreads,
                       "one vertical item per thread");
         const int cg = tid % (W / VN), r0 = (tid / (W / VN)) * ROWS_V;
         uint32_t acc[ROWS_V][VN];
-#pragma unroll
-        for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-            for (int k = 0; k < VN; k++) acc[o][k] = 1u << 23;
-#pragma unroll
-        for (int j = 0; j < ROWS_V + 2 * R; j++) {
-            uint32_t v[VN];
+        vertical_sums<ROWS_V, VN, K>(acc, taps, [&](int j, uint32_t *v) {
             if constexpr (VN == 4) {
                 const uint4 q = *reinterpret_cast<const uint4 *>(mid + (r0 + j) * W + 4 * cg);
                 v[0] = q.x, v[1] = q.y, v[2 % VN] = q.z, v[3 % VN] = q.w;
@@ -605,26 +631,16 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
                 const uint2 q = *reinterpret_cast<const uint2 *>(mid + (r0 + j) * W + 2 * cg);
                 v[0] = q.x, v[1] = q.y;
             }
-#pragma unroll
-            for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-                for (int k = 0; k < VN; k++)
-                    if (j - o >= 0 && j - o < K) acc[o][k] += taps.v[j - o] * v[k];
-        }
+        });
         const int x = x0 + VN * cg, rows = min(height - y0, tile_h) - r0;
         uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + x;
-        // The top bytes of a row's VN sums, little-endian.
-        auto top_bytes = [](const uint32_t *a) {
-            const uint32_t lo = __byte_perm(a[0], a[1], 0x0073);
-            return VN == 2 ? lo : __byte_perm(lo, __byte_perm(a[2 % VN], a[3 % VN], 0x0073), 0x5410);
-        };
         if (x + VN <= width && ((uintptr_t)dst | dst_pitch) % VN == 0 && rows >= ROWS_V) {
 #pragma unroll
             for (int o = 0; o < ROWS_V; o++, d += dst_pitch) {
                 if constexpr (VN == 4)
-                    *reinterpret_cast<uint32_t *>(d) = top_bytes(acc[o]);
+                    *reinterpret_cast<uint32_t *>(d) = top_bytes<4>(acc[o]);
                 else
-                    *reinterpret_cast<uint16_t *>(d) = (uint16_t)top_bytes(acc[o]);
+                    *reinterpret_cast<uint16_t *>(d) = (uint16_t)top_bytes<2>(acc[o]);
             }
         } else if (x < width) {
 #pragma unroll
@@ -646,13 +662,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         // Threads past the tile's rows (a split tile) have none.
         if (r0 < tile_h) {
             uint32_t acc[ROWS_V][C];
-#pragma unroll
-            for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-                for (int ch = 0; ch < C; ch++) acc[o][ch] = 1u << 23;
-#pragma unroll
-            for (int j = 0; j < ROWS_V + 2 * R; j++) {
-                uint32_t v[C];
+            vertical_sums<ROWS_V, C, K>(acc, taps, [&](int j, uint32_t *v) {
                 if constexpr (C == 1) {
                     v[0] = mid[(r0 + j) * W + c];
                 } else if constexpr (C == 2) {
@@ -663,28 +673,24 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
                     v[0] = q.x & 0xffffu, v[1 % C] = q.x >> 16, v[2 % C] = q.y & 0xffffu,
                     v[3 % C] = q.y >> 16;
                 }
-#pragma unroll
-                for (int o = 0; o < ROWS_V; o++)
-#pragma unroll
-                    for (int ch = 0; ch < C; ch++)
-                        if (j - o >= 0 && j - o < K) acc[o][ch] += taps.v[j - o] * v[ch];
-            }
+            });
             const int x = x0 + c, rows = min(height - y0, tile_h) - r0;
             uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + (size_t)x * C;
             // Output o: the top bytes of its sums, one store per pixel
             // where the destination is aligned to it.
             auto store = [&](int o, uint8_t *out) {
-                if (C > 1 && dst_aligned) {
-                    const uint32_t lo = __byte_perm(acc[o][0], acc[o][1 % C], 0x0073);
-                    if (C == 4)
-                        *reinterpret_cast<uint32_t *>(out) = __byte_perm(
-                            lo, __byte_perm(acc[o][2 % C], acc[o][3 % C], 0x0073), 0x5410);
-                    else
-                        *reinterpret_cast<uint16_t *>(out) = (uint16_t)lo;
-                } else {
-#pragma unroll
-                    for (int ch = 0; ch < C; ch++) out[ch] = (uint8_t)(acc[o][ch] >> 24);
+                if constexpr (C > 1) {
+                    if (dst_aligned) {
+                        const uint32_t bytes = top_bytes<C>(acc[o]);
+                        if (C == 4)
+                            *reinterpret_cast<uint32_t *>(out) = bytes;
+                        else
+                            *reinterpret_cast<uint16_t *>(out) = (uint16_t)bytes;
+                        return;
+                    }
                 }
+#pragma unroll
+                for (int ch = 0; ch < C; ch++) out[ch] = (uint8_t)(acc[o][ch] >> 24);
             };
             if (x < width && rows >= ROWS_V) { // the whole column inside the frame
 #pragma unroll
