@@ -21,6 +21,7 @@
 extern "C" {
 #include "cudafilters/cudafilters.h"
 }
+#include "launch.cuh"
 
 #define CHECK(call)                                                                             \
     do {                                                                                        \
@@ -277,19 +278,11 @@ int main(int argc, char **argv)
     std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
                 "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s\n",
                 c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops);
-    // Our kernels' launches (kernels/launch.cuh): with programmatic
-    // dependent launch on compute capability 9.0+, unless turned off.
-    const char *pdl = std::getenv("CUDAFILTERS_PDL");
-#ifdef CF_PDL_BUILT
-    const bool built = true;
-#else
-    const bool built = false;
-#endif
+    // Our kernels' launches, by the library's rule (kernels/launch.cuh).
     std::printf("our launches: %s\n\n",
-                !built ? "plain (built without sm_90 code)"
-                : info.compute_major < 9 ? "plain (PDL needs compute capability 9.0)"
-                : pdl && !std::strcmp(pdl, "0") ? "plain (CUDAFILTERS_PDL=0)"
-                : "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)");
+                cf_pdl_enabled() ? "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)"
+                                 : "plain (programmatic dependent launch needs sm_90 code in the "
+                                   "build, compute capability 9.0 and CUDAFILTERS_PDL not 0)");
     std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
     std::printf("|---|---|---|---|---|---|---|\n");
 
