@@ -773,13 +773,14 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     // the GPU idle (cf_blur_reg_rows); CUDAFILTERS_BLUR_SPLIT=0 in the
     // environment keeps every tile whole (tests and comparisons).
     const char *split_env = std::getenv("CUDAFILTERS_BLUR_SPLIT");
-    int device = 0, sms = 0, per_sm = 0;
+    // The SM count and occupancy are asked once per device and kept
+    // (launch.cuh), not queried every frame.
+    int device = 0, sms = 0, major = 0, per_sm = 0;
     *err = cudaGetDevice(&device);
     if (*err == cudaSuccess)
-        *err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        *err = cf_device_facts(device, &sms, &major);
     if (*err == cudaSuccess)
-        *err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, blur8_reg<R, C0, C1>,
-                                                             kRegThreads, (size_t)shared);
+        *err = cf_occupancy<blur8_reg<R, C0, C1>>(device, kRegThreads, (size_t)shared, &per_sm);
     if (*err != cudaSuccess)
         return true;
     const long long slots = split_env && std::strcmp(split_env, "0") == 0 ? 0 : (long long)sms * per_sm;

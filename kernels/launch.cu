@@ -1,8 +1,33 @@
-/* cudafilters: when kernel launches get the PDL attribute (launch.cuh). */
+/* cudafilters: per-device facts and when kernel launches get the PDL
+ * attribute (launch.cuh). */
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
 #include "launch.cuh"
+
+cudaError_t cf_device_facts(int device, int *sms, int *major)
+{
+    // One word a device: sms << 8 | major, 0 while unknown (a device has at
+    // least one SM, so a known word is never 0).
+    static std::atomic<unsigned> kept[kCfCachedDevices];
+    const bool cacheable = device >= 0 && device < kCfCachedDevices;
+    unsigned word = cacheable ? kept[device].load(std::memory_order_relaxed) : 0u;
+    if (word == 0) {
+        int n = 0, m = 0;
+        cudaError_t err = cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, device);
+        if (err != cudaSuccess)
+            return err;
+        word = (unsigned)n << 8 | ((unsigned)m & 0xffu);
+        if (cacheable)
+            kept[device].store(word, std::memory_order_relaxed);
+    }
+    *sms = (int)(word >> 8);
+    *major = (int)(word & 0xffu);
+    return cudaSuccess;
+}
 
 bool cf_pdl_enabled()
 {
@@ -13,11 +38,10 @@ bool cf_pdl_enabled()
         const char *v = std::getenv("CUDAFILTERS_PDL");
         return !(v && std::strcmp(v, "0") == 0);
     }();
-    int device = 0, major = 0;
+    int device = 0, sms = 0, major = 0;
     // A failed query means no PDL; the launch that follows reports the
     // runtime's error itself.
     return allowed && cudaGetDevice(&device) == cudaSuccess &&
-           cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-           major >= 9;
+           cf_device_facts(device, &sms, &major) == cudaSuccess && major >= 9;
 #endif
 }

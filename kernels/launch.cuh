@@ -30,6 +30,8 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <cstdint>
 #include <utility>
 
 /* Lets the next PDL kernel on the stream be dispatched once every block of
@@ -44,12 +46,59 @@ __device__ __forceinline__ void cf_pdl_begin()
 #endif
 }
 
+/* Devices whose facts are kept after the first lookup (cf_device_facts,
+ * cf_occupancy); a device with a higher index is asked every time. */
+constexpr int kCfCachedDevices = 64;
+
+/* The number of streaming multiprocessors and the compute capability's
+ * major number of CUDA device `device` (an index of cudaGetDevice). They
+ * cannot change while the process runs, so each device is asked once and
+ * the answer kept; later calls cost two atomic loads. Thread-safe (two
+ * threads asking at once may both query; they store the same answer).
+ * Returns cudaSuccess, or the runtime's error of the lookup (invalid
+ * device, no driver), with *sms and *major untouched. */
+cudaError_t cf_device_facts(int device, int *sms, int *major);
+
 /* True when launches on the current device get the PDL attribute: built
  * with CF_PDL_BUILT, compute capability 9.0 or later and CUDAFILTERS_PDL is
- * not "0". The environment is read once per process. Thread-safe. If the
+ * not "0". The environment is read once per process and the device's
+ * compute capability once per device (cf_device_facts). Thread-safe. If the
  * device cannot be queried, false (the launch itself then reports the
  * error). */
 bool cf_pdl_enabled();
+
+/* Blocks of Kernel that one SM of `device` runs at once with `threads`
+ * threads a block and `shared` bytes of dynamic shared memory
+ * (cudaOccupancyMaxActiveBlocksPerMultiprocessor). The answer is kept per
+ * kernel and device for the last (threads, shared) asked, so a launch that
+ * repeats its shape costs an atomic load, not a runtime query (a few
+ * microseconds of host time a frame). Thread-safe, as cf_device_facts.
+ * Returns cudaSuccess or the runtime's error, with *blocks untouched. */
+template <auto Kernel>
+cudaError_t cf_occupancy(int device, int threads, size_t shared, int *blocks)
+{
+    // One word a device: shared << 32 | threads << 16 | (blocks + 1); 0
+    // while unknown.
+    static std::atomic<uint64_t> kept[kCfCachedDevices];
+    const uint64_t key = (uint64_t)shared << 32 | (uint64_t)threads << 16;
+    const bool cacheable = device >= 0 && device < kCfCachedDevices && shared <= 0xffffffffu &&
+                           threads > 0 && threads < 0x10000;
+    if (cacheable) {
+        const uint64_t word = kept[device].load(std::memory_order_relaxed);
+        if (word != 0 && (word & ~(uint64_t)0xffff) == key) {
+            *blocks = (int)(word & 0xffff) - 1;
+            return cudaSuccess;
+        }
+    }
+    int n = 0;
+    const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, threads, shared);
+    if (err != cudaSuccess)
+        return err;
+    if (cacheable && n >= 0 && n < 0xffff)
+        kept[device].store(key | (uint64_t)(n + 1), std::memory_order_relaxed);
+    *blocks = n;
+    return cudaSuccess;
+}
 
 /* Launches kernel(args...) on stream with grid, block and shared bytes of
  * dynamic shared memory, with the PDL attribute where cf_pdl_enabled().

@@ -1,0 +1,69 @@
+// The launch helpers' per-device caches (kernels/launch.cuh): what they keep
+// must be what the runtime says, for every shape asked in turn. Skips
+// visibly without a GPU.
+#include "launch_probe.h"
+#include "test_utils.h"
+
+namespace {
+
+TEST(GpuLaunch, DeviceFactsAreTheRuntimesAndKept)
+{
+    CF_REQUIRE_GPU();
+    int device = -1, count = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+    int want_sms = 0, want_major = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&want_sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&want_major, cudaDevAttrComputeCapabilityMajor, device),
+              cudaSuccess);
+    for (int round = 0; round < 3; round++) { // the first asks, the others read what was kept
+        int sms = 0, major = 0;
+        ASSERT_EQ(probe_device_facts(device, &sms, &major), cudaSuccess);
+        EXPECT_EQ(sms, want_sms);
+        EXPECT_EQ(major, want_major);
+    }
+    // A device that does not exist: the runtime's error, outputs untouched,
+    // and nothing kept for it (it fails again).
+    for (int round = 0; round < 2; round++) {
+        int sms = -7, major = -7;
+        EXPECT_EQ(probe_device_facts(count, &sms, &major), cudaErrorInvalidDevice);
+        EXPECT_EQ(sms, -7);
+        EXPECT_EQ(major, -7);
+    }
+}
+
+TEST(GpuLaunch, OccupancyKeptPerShapeMatchesTheRuntime)
+{
+    CF_REQUIRE_GPU();
+    int device = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    struct Shape {
+        int threads;
+        size_t shared;
+    } shapes[] = { { 128, 0 },     { 128, 0 },     { 128, 16384 }, { 1024, 0 },   { 1024, 0 },
+                   { 256, 40000 }, { 128, 16384 }, { 128, 0 },     { 512, 8192 }, { 256, 40000 } };
+    int distinct = 0, last = -1;
+    for (const Shape &s : shapes) {
+        int asked = -1, kept = -1;
+        ASSERT_EQ(probe_occupancy_asked(s.threads, s.shared, &asked), cudaSuccess);
+        ASSERT_EQ(probe_occupancy_kept(device, s.threads, s.shared, &kept), cudaSuccess);
+        EXPECT_EQ(kept, asked) << s.threads << " threads, " << s.shared << " bytes shared";
+        EXPECT_GE(kept, 1);
+        distinct += kept != last;
+        last = kept;
+    }
+    // The shapes really give different answers, so a stale one would show.
+    EXPECT_GE(distinct, 3);
+    // A block larger than any GPU allows: whatever the runtime answers (an
+    // error or no blocks), the kept path answers the same.
+    int asked = -7, kept = -7;
+    const cudaError_t asked_err = probe_occupancy_asked(4096, 0, &asked);
+    EXPECT_EQ(probe_occupancy_kept(device, 4096, 0, &kept), asked_err);
+    if (asked_err == cudaSuccess)
+        EXPECT_EQ(kept, asked);
+    else
+        EXPECT_EQ(kept, -7);
+    (void)cudaGetLastError(); // leave no error behind for later tests
+}
+
+} // namespace
