@@ -4,12 +4,16 @@
 // table; the device-copy bandwidth and the integer multiply-add rates (IMAD,
 // DP2A) measured in the same run are the ceilings each row is compared with.
 //
-//   cf-bench [--width W] [--height H] [--reps N] [--only TEXT]
+//   cf-bench [--width W] [--height H] [--reps N] [--only TEXT] [--no-hold]
 //
 // --only runs just the cases whose label contains TEXT (for a profiler).
+// --no-hold starts each timed batch from an idle stream instead of queuing
+// it behind a stream hold (median_ms); a profiler, which runs kernels one
+// at a time, needs it.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +25,7 @@
 extern "C" {
 #include "cudafilters/cudafilters.h"
 }
+#include "hold.cuh"
 #include "launch.cuh"
 
 #define CHECK(call)                                                                             \
@@ -56,33 +61,62 @@ bool wanted(const char *label)
 }
 const size_t kWorkingSet = 512ull << 20; // bytes of inputs rotated through, >> the L2
 
+// Medians of one case: GPU ms a run, and host microseconds to queue one
+// run (the filter's own work on the CPU: argument checks, launch set-up,
+// the launches).
+struct Timing {
+    double ms;
+    double host_us;
+};
+
 // Median over `reps` samples of the time per run of fn(i) (i = run index,
 // which picks the rotating input), after 5 warm-up runs. Each sample times
 // kBatch runs queued back to back between two events and divides: the
-// GPU's throughput on a busy stream, as in a pipeline, without the host's
-// launch latency in every sample. The peers (npp_peer.cu, peers.py) are
-// timed the same way.
+// GPU's throughput on a busy stream, as in a pipeline. With `hold` (the
+// default; --no-hold turns it off) the batch is queued behind a stream hold
+// (hold.cuh), so neither the host's latency to launch the first run nor a
+// host slower than the GPU shows in the GPU time; the host's time to queue
+// the batch is measured alongside. Without it the batch starts from an idle
+// stream as the host launches it. Runs that wait on the stream themselves
+// (pageable transfers) pass hold = false. The peers (npp_peer.cu, peers.py)
+// are timed the same way.
 const int kBatch = 10;
-double median_ms(const std::function<void(int)> &fn)
+bool g_hold = true;
+Timing median_ms(const std::function<void(int)> &fn, bool hold = true)
 {
+    static bench::StreamHold stream_hold;
+    hold = hold && g_hold;
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
     CHECK(cudaEventCreate(&b));
     for (int i = 0; i < 5; i++) fn(i);
-    std::vector<float> t;
+    std::vector<double> t, host;
     for (int i = 0; i < g_reps; i++) {
+        if (hold)
+            stream_hold.begin(nullptr);
         CHECK(cudaEventRecord(a));
+        const auto t0 = std::chrono::steady_clock::now();
         for (int k = 0; k < kBatch; k++) fn(i * kBatch + k);
+        const auto t1 = std::chrono::steady_clock::now();
         CHECK(cudaEventRecord(b));
+        if (hold)
+            stream_hold.release();
         CHECK(cudaEventSynchronize(b));
+        if (hold && !stream_hold.held()) {
+            std::fprintf(stderr, "cf-bench: the stream hold timed out while a batch was queued "
+                                 "(a run waited on the stream); run with --no-hold\n");
+            std::exit(1);
+        }
         float ms;
         CHECK(cudaEventElapsedTime(&ms, a, b));
         t.push_back(ms / kBatch);
+        host.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / kBatch);
     }
     CHECK(cudaEventDestroy(a));
     CHECK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    std::sort(host.begin(), host.end());
+    return { t[t.size() / 2], host[host.size() / 2] };
 }
 
 size_t frame_bytes(cf_format f, int w, int h)
@@ -163,7 +197,8 @@ Ceilings measure_ceilings()
     CHECK(cudaMalloc(&a, bytes));
     CHECK(cudaMalloc(&b, bytes));
     CHECK(cudaMemset(a, 1, bytes));
-    double ms = median_ms([&](int) { CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+    double ms =
+        median_ms([&](int) { CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }).ms;
     c.copy_gbs = 2.0 * bytes / (ms * 1e6);
     CHECK(cudaFree(a));
     CHECK(cudaFree(b));
@@ -174,7 +209,7 @@ Ceilings measure_ceilings()
     const int blocks = sms * 8, threads = 512, iters = 2000;
     // Instructions per second / 1e9 of one mad_peak variant.
     auto rate = [&](void (*kernel)(uint32_t *, uint32_t, int)) {
-        double t = median_ms([&](int i) { kernel<<<blocks, threads>>>(out, (uint32_t)i, iters); });
+        double t = median_ms([&](int i) { kernel<<<blocks, threads>>>(out, (uint32_t)i, iters); }).ms;
         return (double)blocks * threads * iters * 64 / (t * 1e6);
     };
     c.imad_gops = rate(mad_peak<false, false>);
@@ -185,32 +220,33 @@ Ceilings measure_ceilings()
 }
 
 // op_floor: ms the method's arithmetic needs at the measured peak rates.
-void row(const char *what, double ms, double bytes, double op_floor, const Ceilings &c)
+void row(const char *what, Timing t, double bytes, double op_floor, const Ceilings &c)
 {
+    const double ms = t.ms;
     double mem_floor = bytes / (c.copy_gbs * 1e6);
     double floor = std::max(mem_floor, op_floor);
-    std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx |\n", what, ms,
+    std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx | %6.1f |\n", what, ms,
                 bytes / (ms * 1e6), 100.0 * bytes / (ms * 1e6) / c.copy_gbs, mem_floor, op_floor,
-                ms / floor);
+                ms / floor, t.host_us);
 }
 
-// Median ms of op(src, dst) over w x h device frames: inputs of format
+// Medians of op(src, dst) over w x h device frames: inputs of format
 // `in` rotated over the working set, outputs of format `out` alternating
 // between two frames.
-double time_on_frames(cf_format in, cf_format out, int w, int h,
+Timing time_on_frames(cf_format in, cf_format out, int w, int h,
                       const std::function<void(const cf_frame &, cf_frame &)> &op)
 {
     auto src = random_frames(in, w, h);
     std::vector<cf_frame> dst(2);
     for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, out, w, h, CF_MEMORY_DEVICE));
-    double ms = median_ms([&](int i) { op(src[i % src.size()], dst[i % 2]); });
+    Timing t = median_ms([&](int i) { op(src[i % src.size()], dst[i % 2]); });
     free_frames(src);
     free_frames(dst);
-    return ms;
+    return t;
 }
 
-// Runs one filter string on rotating device frames; returns the median ms.
-double time_filter(const char *chain_text, cf_format in, cf_format out, int w, int h)
+// Runs one filter string on rotating device frames; returns the medians.
+Timing time_filter(const char *chain_text, cf_format in, cf_format out, int w, int h)
 {
     cf_chain *chain = cf_chain_parse(chain_text);
     if (!chain) {
@@ -218,11 +254,11 @@ double time_filter(const char *chain_text, cf_format in, cf_format out, int w, i
         std::exit(1);
     }
     cf_filter *f = cf_chain_get(chain, 0);
-    double ms = time_on_frames(in, out, w, h, [&](const cf_frame &a, cf_frame &b) {
+    Timing t = time_on_frames(in, out, w, h, [&](const cf_frame &a, cf_frame &b) {
         CF_CHECK(cf_filter_run(f, &a, &b, nullptr));
     });
     cf_chain_free(&chain);
-    return ms;
+    return t;
 }
 
 int taps(double sigma, int depth)
@@ -235,13 +271,21 @@ int taps(double sigma, int depth)
 int main(int argc, char **argv)
 {
     int w = 3840, h = 2160;
-    const char *usage = "usage: cf-bench [--width W] [--height H] [--reps N] [--only TEXT]\n"
-                        "  W x H: frame size in pixels (3840 x 2160); N: samples per case (50);\n"
-                        "  TEXT: run only the cases whose label contains it\n";
+    const char *usage =
+        "usage: cf-bench [--width W] [--height H] [--reps N] [--only TEXT] [--no-hold]\n"
+        "  W x H: frame size in pixels (3840 x 2160); N: samples per case (50);\n"
+        "  TEXT: run only the cases whose label contains it;\n"
+        "  --no-hold: time each batch from an idle stream, host launch latency included\n"
+        "  (for profilers, which serialise kernels)\n";
     for (int i = 1; i < argc; i += 2) {
         if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
             std::fputs(usage, stdout);
             return 0;
+        }
+        if (!std::strcmp(argv[i], "--no-hold")) {
+            g_hold = false;
+            i--; // a flag without a value
+            continue;
         }
         const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
         if (!value) {
@@ -272,9 +316,12 @@ int main(int argc, char **argv)
     Ceilings c = measure_ceilings();
     int l2 = 0;
     CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    std::printf("%s, %d SMs, %d MiB L2; frames %dx%d; medians of %d samples of %d back-to-back runs; "
-                "inputs rotated over %zu MiB\n",
-                info.name, info.multiprocessors, l2 >> 20, w, h, g_reps, kBatch, kWorkingSet >> 20);
+    std::printf("%s, %d SMs, %d MiB L2; frames %dx%d; medians of %d samples of %d back-to-back runs "
+                "%s; inputs rotated over %zu MiB\n",
+                info.name, info.multiprocessors, l2 >> 20, w, h, g_reps, kBatch,
+                g_hold ? "queued behind a stream hold (GPU time alone)"
+                       : "from an idle stream (--no-hold: host launch latency included)",
+                kWorkingSet >> 20);
     std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
                 "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s\n",
                 c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops);
@@ -283,8 +330,9 @@ int main(int argc, char **argv)
                 cf_pdl_enabled() ? "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)"
                                  : "plain (programmatic dependent launch needs sm_90 code in the "
                                    "build, compute capability 9.0 and CUDAFILTERS_PDL not 0)");
-    std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor |\n");
-    std::printf("|---|---|---|---|---|---|---|\n");
+    // host us: the CPU's time to queue one run (median).
+    std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor | host us |\n");
+    std::printf("|---|---|---|---|---|---|---|---|\n");
 
     // The last row is full-range NV12, whose luma is already the output
     // (the luma kernel with an identity mapping); "copy2D" rows after the
@@ -322,8 +370,8 @@ int main(int argc, char **argv)
             // frame (a YUV output: luma copied, chroma set).
             double read = rgb ? (double)frame_bytes(g.in, gw, gh)
                               : (double)cf_format_plane_row_bytes(g.in, 0, gw) * gh;
-            double ms = time_filter(g.chain, g.in, g.out, gw, gh);
-            row(label, ms, read + (double)frame_bytes(g.out, gw, gh),
+            Timing t = time_filter(g.chain, g.in, g.out, gw, gh);
+            row(label, t, read + (double)frame_bytes(g.out, gw, gh),
                 (rgb ? 3.0 * gw * gh : 0) / (c.imad_gops * 1e6), c);
         }
     for (int scale : { 1, 2 }) {
@@ -332,13 +380,13 @@ int main(int argc, char **argv)
         std::snprintf(label, sizeof label, "copy2D NV12 luma plane %dx%d", gw, gh);
         if (!wanted(label))
             continue;
-        double ms = time_on_frames(CF_FORMAT_NV12, CF_FORMAT_GRAY8, gw, gh,
+        Timing t = time_on_frames(CF_FORMAT_NV12, CF_FORMAT_GRAY8, gw, gh,
                                    [&](const cf_frame &a, cf_frame &b) {
                                        CHECK(cudaMemcpy2DAsync(b.data[0], b.pitch[0], a.data[0],
                                                                a.pitch[0], (size_t)gw, (size_t)gh,
                                                                cudaMemcpyDeviceToDevice));
                                    });
-        row(label, ms, 2.0 * gw * gh, 0, c);
+        row(label, t, 2.0 * gw * gh, 0, c);
     }
     struct BlurCase {
         cf_format f;
@@ -355,7 +403,7 @@ int main(int argc, char **argv)
             continue;
         double bytes = 2.0 * frame_bytes(b.f, w, h);
         double samples = (double)frame_bytes(b.f, w, h);
-        double ms = time_filter(text, b.f, b.f, w, h);
+        Timing t = time_filter(text, b.f, b.f, w, h);
         // The method's multiply-adds per output sample, at the rate the
         // 8-bit kernels run them: horizontal taps in pairs, one DP2A a pair
         // (the last tap alone), vertical one IMAD a tap, the two interleaved.
@@ -363,7 +411,7 @@ int main(int argc, char **argv)
         // column is how far the kernel is from the method's own minimum).
         const int k = taps(b.sigma, 8);
         double op_floor = ((k + 1) / 2 + k) * samples / (c.mixed_gops * 1e6);
-        row(label, ms, bytes, op_floor, c);
+        row(label, t, bytes, op_floor, c);
     }
     // Transfers of one RGBA frame: pinned and pageable host memory.
     for (cf_memory hm : { CF_MEMORY_PINNED_HOST, CF_MEMORY_HOST }) {
@@ -373,13 +421,15 @@ int main(int argc, char **argv)
         CF_CHECK(cf_frame_alloc(&host, CF_FORMAT_RGBA, w, h, hm));
         std::memset(host.data[0], 7, host.pitch[0] * h);
         CF_CHECK(cf_frame_alloc(&dev, CF_FORMAT_RGBA, w, h, CF_MEMORY_DEVICE));
-        double up = median_ms([&](int) { CF_CHECK(cf_frame_upload(&host, &dev, nullptr)); });
-        double down = median_ms([&](int) { CF_CHECK(cf_frame_download(&dev, &host, nullptr)); });
+        // Not held: a copy from pageable memory waits on the stream.
+        double up = median_ms([&](int) { CF_CHECK(cf_frame_upload(&host, &dev, nullptr)); }, false).ms;
+        double down =
+            median_ms([&](int) { CF_CHECK(cf_frame_download(&dev, &host, nullptr)); }, false).ms;
         double bytes = (double)frame_bytes(CF_FORMAT_RGBA, w, h);
         const char *kind = hm == CF_MEMORY_PINNED_HOST ? "pinned" : "pageable";
-        std::printf("| upload RGBA, %-8s host memory     | %8.4f | %7.1f | PCIe | | | |\n", kind, up,
+        std::printf("| upload RGBA, %-8s host memory     | %8.4f | %7.1f | PCIe | | | | |\n", kind, up,
                     bytes / (up * 1e6));
-        std::printf("| download RGBA, %-8s host memory   | %8.4f | %7.1f | PCIe | | | |\n", kind,
+        std::printf("| download RGBA, %-8s host memory   | %8.4f | %7.1f | PCIe | | | | |\n", kind,
                     down, bytes / (down * 1e6));
         cf_frame_free(&host);
         cf_frame_free(&dev);

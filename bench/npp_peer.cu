@@ -1,6 +1,8 @@
 // NPP peer for bench/run-bench.sh, built on the GPU host (NPP's headers and
-// libraries exist only there): the same 4K frames, rotation, warm-up and
-// medians as cf-bench, so its rows sit beside ours in one table.
+// libraries exist only there): the same 4K frames, rotation, warm-up,
+// stream hold and medians as cf-bench, so its rows sit beside ours in one
+// table. `npp-peer --no-hold` times from an idle stream, as
+// `cf-bench --no-hold`.
 #include <cuda_runtime.h>
 #include <nppi.h>
 
@@ -9,7 +11,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <cstring>
 #include <vector>
+
+#include "hold.cuh"
 
 #define CHECK(call)                                                                             \
     do {                                                                                        \
@@ -28,7 +33,13 @@
         }                                                                                       \
     } while (0)
 
-static double median_ms(const std::function<void(int)> &fn)
+static bench::StreamHold *g_hold; // null: --no-hold
+
+// As cf-bench's median_ms: 5 warm-up runs, then the median of 50 samples of
+// 10 runs queued back to back behind a stream hold (hold.cuh). Should a run
+// wait on the stream inside NPP, the hold times out: that case is timed again
+// from an idle stream and its row says so.
+static double median_ms(const std::function<void(int)> &fn, const char **how)
 {
     cudaEvent_t a, b;
     CHECK(cudaEventCreate(&a));
@@ -36,11 +47,24 @@ static double median_ms(const std::function<void(int)> &fn)
     for (int i = 0; i < 5; i++) fn(i);
     std::vector<float> t;
     const int batch = 10; // runs back to back per sample, as cf-bench times
+    bool hold = g_hold != nullptr;
+    *how = "";
     for (int i = 0; i < 50; i++) {
+        if (hold)
+            g_hold->begin(nullptr);
         CHECK(cudaEventRecord(a));
         for (int k = 0; k < batch; k++) fn(i * batch + k);
         CHECK(cudaEventRecord(b));
+        if (hold)
+            g_hold->release();
         CHECK(cudaEventSynchronize(b));
+        if (hold && !g_hold->held()) {
+            hold = false;
+            *how = " (from an idle stream: it waited inside the hold)";
+            t.clear();
+            i = -1;
+            continue;
+        }
         float ms;
         CHECK(cudaEventElapsedTime(&ms, a, b));
         t.push_back(ms / batch);
@@ -49,8 +73,11 @@ static double median_ms(const std::function<void(int)> &fn)
     return t[t.size() / 2];
 }
 
-int main()
+int main(int argc, char **argv)
 {
+    const bool no_hold = argc > 1 && std::strcmp(argv[1], "--no-hold") == 0;
+    bench::StreamHold hold;
+    g_hold = no_hold ? nullptr : &hold;
     const int w = 3840, h = 2160, n = 16;
     NppStreamContext ctx = {};
     ctx.hStream = 0;
@@ -82,22 +109,23 @@ int main()
     NppiSize size = { w, h };
     NppiPoint origin = { 0, 0 };
 
+    const char *how = "";
     double ms = median_ms([&](int i) {
         NPP(nppiRGBToGray_8u_AC4C1R_Ctx(rgba[i % n], (int)rgba_pitch, out1, (int)out1_pitch, size, ctx));
-    });
-    std::printf("| NPP nppiRGBToGray AC4C1R | %8.4f |\n", ms);
+    }, &how);
+    std::printf("| NPP nppiRGBToGray AC4C1R%s | %8.4f |\n", how, ms);
     ms = median_ms([&](int i) {
         NPP(nppiFilterGaussBorder_8u_C1R_Ctx(gray[i % n], (int)gray_pitch, size, origin, out1,
                                              (int)out1_pitch, size, NPP_MASK_SIZE_13_X_13,
                                              NPP_BORDER_REPLICATE, ctx));
-    });
-    std::printf("| NPP FilterGaussBorder 13x13 GRAY8 | %8.4f |\n", ms);
+    }, &how);
+    std::printf("| NPP FilterGaussBorder 13x13 GRAY8%s | %8.4f |\n", how, ms);
     ms = median_ms([&](int i) {
         NPP(nppiFilterGaussBorder_8u_C4R_Ctx(rgba[i % n], (int)rgba_pitch, size, origin, out4,
                                              (int)out4_pitch, size, NPP_MASK_SIZE_13_X_13,
                                              NPP_BORDER_REPLICATE, ctx));
-    });
-    std::printf("| NPP FilterGaussBorder 13x13 RGBA | %8.4f |\n", ms);
+    }, &how);
+    std::printf("| NPP FilterGaussBorder 13x13 RGBA%s | %8.4f |\n", how, ms);
     for (double sigma : { 2.0, 8.0 }) {
         int taps = (int)std::lrint(sigma * 6 + 1) | 1, r = taps / 2;
         std::vector<float> k(taps);
@@ -111,14 +139,16 @@ int main()
             NPP(nppiFilterGaussAdvancedBorder_8u_C1R_Ctx(gray[i % n], (int)gray_pitch, size, origin,
                                                          out1, (int)out1_pitch, size, taps, dk,
                                                          NPP_BORDER_REPLICATE, ctx));
-        });
-        std::printf("| NPP FilterGaussAdvancedBorder sigma %g GRAY8 (%d taps) | %8.4f |\n", sigma, taps, ms);
+        }, &how);
+        std::printf("| NPP FilterGaussAdvancedBorder sigma %g GRAY8 (%d taps)%s | %8.4f |\n", sigma,
+                    taps, how, ms);
         ms = median_ms([&](int i) {
             NPP(nppiFilterGaussAdvancedBorder_8u_C4R_Ctx(rgba[i % n], (int)rgba_pitch, size, origin,
                                                          out4, (int)out4_pitch, size, taps, dk,
                                                          NPP_BORDER_REPLICATE, ctx));
-        });
-        std::printf("| NPP FilterGaussAdvancedBorder sigma %g RGBA (%d taps) | %8.4f |\n", sigma, taps, ms);
+        }, &how);
+        std::printf("| NPP FilterGaussAdvancedBorder sigma %g RGBA (%d taps)%s | %8.4f |\n", sigma,
+                    taps, how, ms);
         CHECK(cudaFree(dk));
     }
     return 0;

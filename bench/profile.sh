@@ -16,9 +16,11 @@ cases=("$@")
 for c in "${cases[@]}"; do
     echo "### $c"
     # Skip the warm-up launches, then profile two (one launch a frame).
+    # --no-hold: the profiler runs one kernel at a time, so a stream hold
+    # (bench/hold.cuh) would only wait for its timeout.
     $ncu --clock-control none -k 'regex:blur|gray' -s 10 -c 2 \
         --section SpeedOfLight --section LaunchStats --section Occupancy \
         --section ComputeWorkloadAnalysis --section SchedulerStats --section WarpStateStats \
-        $dev/build/bench/cf-bench --reps 2 --only "$c" 2>&1 |
+        $dev/build/bench/cf-bench --reps 2 --no-hold --only "$c" 2>&1 |
         grep -v '^==PROF==' | grep -vE '^\s*-{5,}|^\s*$|OPT |WRN |INF ' | cut -c1-140
 done
