@@ -78,8 +78,11 @@ struct Timing {
 // host slower than the GPU shows in the GPU time; the host's time to queue
 // the batch is measured alongside. Without it the batch starts from an idle
 // stream as the host launches it. Runs that wait on the stream themselves
-// (pageable transfers) pass hold = false. The peers (npp_peer.cu, peers.py)
-// are timed the same way.
+// (pageable transfers) pass hold = false; any other such run is a bug in
+// our filters (they queue work, never wait), so a timed-out hold stops
+// cf-bench. The peers (npp_peer.cu, peers.py) are timed the same way, but
+// time a case whose runs wait inside the hold again from an idle stream,
+// and say so in its row.
 const int kBatch = 10;
 bool g_hold = true;
 Timing median_ms(const std::function<void(int)> &fn, bool hold = true)
@@ -288,7 +291,7 @@ int main(int argc, char **argv)
             continue;
         }
         const char *value = i + 1 < argc ? argv[i + 1] : nullptr;
-        if (!value) {
+        if (!value || std::strncmp(value, "--", 2) == 0) {
             std::fprintf(stderr, "cf-bench: %s needs a value\n%s", argv[i], usage);
             return 2;
         }

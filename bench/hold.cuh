@@ -28,7 +28,9 @@
 namespace bench {
 
 // Spins until *release is non-zero or timeout_ns (GPU global timer,
-// nanoseconds) has passed; then *timed_out says which.
+// nanoseconds) has passed; then *timed_out says which. Defined here with
+// external linkage (NVRTC needs it so for peers.py): include this header in
+// one source file of a program.
 __global__ void hold_stream(const volatile int *release, volatile int *timed_out,
                             unsigned long long timeout_ns)
 {

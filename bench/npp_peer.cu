@@ -69,13 +69,19 @@ static double median_ms(const std::function<void(int)> &fn, const char **how)
         CHECK(cudaEventElapsedTime(&ms, a, b));
         t.push_back(ms / batch);
     }
+    CHECK(cudaEventDestroy(a));
+    CHECK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
 }
 
 int main(int argc, char **argv)
 {
-    const bool no_hold = argc > 1 && std::strcmp(argv[1], "--no-hold") == 0;
+    const bool no_hold = argc == 2 && std::strcmp(argv[1], "--no-hold") == 0;
+    if (argc > 2 || (argc == 2 && !no_hold)) {
+        std::fprintf(stderr, "usage: npp-peer [--no-hold]\n");
+        return 2;
+    }
     bench::StreamHold hold;
     g_hold = no_hold ? nullptr : &hold;
     const int w = 3840, h = 2160, n = 16;

@@ -53,7 +53,7 @@ constexpr int kCfCachedDevices = 64;
 /* The number of streaming multiprocessors and the compute capability's
  * major number of CUDA device `device` (an index of cudaGetDevice). They
  * cannot change while the process runs, so each device is asked once and
- * the answer kept; later calls cost two atomic loads. Thread-safe (two
+ * the answer kept; later calls cost one atomic load. Thread-safe (two
  * threads asking at once may both query; they store the same answer).
  * Returns cudaSuccess, or the runtime's error of the lookup (invalid
  * device, no driver), with *sms and *major untouched. */
@@ -67,13 +67,15 @@ cudaError_t cf_device_facts(int device, int *sms, int *major);
  * error). */
 bool cf_pdl_enabled();
 
-/* Blocks of Kernel that one SM of `device` runs at once with `threads`
- * threads a block and `shared` bytes of dynamic shared memory
- * (cudaOccupancyMaxActiveBlocksPerMultiprocessor). The answer is kept per
- * kernel and device for the last (threads, shared) asked, so a launch that
- * repeats its shape costs an atomic load, not a runtime query (a few
- * microseconds of host time a frame). Thread-safe, as cf_device_facts.
- * Returns cudaSuccess or the runtime's error, with *blocks untouched. */
+/* Blocks of Kernel that one SM of the current device runs at once with
+ * `threads` threads a block and `shared` bytes of dynamic shared memory
+ * (cudaOccupancyMaxActiveBlocksPerMultiprocessor, which asks the current
+ * device). `device` must be the current device's index (cudaGetDevice):
+ * it picks where the answer is kept, per kernel and device, for the last
+ * (threads, shared) asked, so a launch that repeats its shape costs an
+ * atomic load, not a runtime query (a few microseconds of host time a
+ * frame). Thread-safe, as cf_device_facts. Returns cudaSuccess or the
+ * runtime's error, with *blocks untouched. */
 template <auto Kernel>
 cudaError_t cf_occupancy(int device, int threads, size_t shared, int *blocks)
 {
