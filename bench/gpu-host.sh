@@ -61,8 +61,10 @@ GST_PLUGIN_SYSTEM_PATH=$with_nv GST_REGISTRY=/tmp/reg-nv.bin bash -c "time gst-l
 
 step compute-sanitizer
 if command -v compute-sanitizer >/dev/null; then
+    # Not the GpuLaunch tests: they ask for a device that does not exist on
+    # purpose, which memcheck counts as errors of the API.
     run compute-sanitizer --tool memcheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
-        --gtest_filter=-*TallFrame*:*HugeFrames*:*SplitLastWave*
+        --gtest_filter=-*TallFrame*:*HugeFrames*:*SplitLastWave*:GpuLaunch.*
     run compute-sanitizer --tool racecheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
         --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*:GpuExact.BlurEveryRegister*:GpuExact.BlurRegisterKernelInterior*:GpuExact.BlurRegisterKernelFullHeight*:GpuExact.BackToBack*
 else
