@@ -462,7 +462,8 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         v_lo = g0 < 0 ? (15 - g0) / 16 : 0;
         v_hi = max(v_lo, min(VECS, (width * C - g0) / 16));
     }
-    if (v_lo > 0 || v_hi < VECS) { // edge tile
+    const bool edge = v_lo > 0 || v_hi < VECS;
+    if (edge) {
         // The byte offset in a source row of each staged pixel byte
         // (border folded; -1 for the constant).
         for (int b = tid; b < IN_PX * C; b += kRegThreads) {
@@ -473,7 +474,6 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     }
     const uint4 fill = make_uint4(border_value * 0x01010101u, border_value * 0x01010101u,
                                   border_value * 0x01010101u, border_value * 0x01010101u);
-    const bool edge = v_lo > 0 || v_hi < VECS;
     // Whole chunks first, so that the edge chunks' loads overlap them.
     // Each thread keeps one chunk column and steps down the rows.
     constexpr int ROWS_PER_PASS = kRegThreads / VECS;
@@ -709,9 +709,8 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
 /* The register-window kernel over every tile of every plane of a launch:
  * planes of C0 channels (wide == 0) and of C1 channels (wide == 1). */
 template <int R, int C0, int C1>
-__global__ void __launch_bounds__(kRegThreads, RegShape<C0, R>::MinBlocks < RegShape<C1, R>::MinBlocks
-                                                   ? RegShape<C0, R>::MinBlocks
-                                                   : RegShape<C1, R>::MinBlocks)
+__global__ void __launch_bounds__(kRegThreads,
+                                  std::min(RegShape<C0, R>::MinBlocks, RegShape<C1, R>::MinBlocks))
 blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps taps)
 {
     cf_pdl_begin();
@@ -721,20 +720,21 @@ blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps t
         while (i + 1 < l.n_planes && t >= (unsigned)l.plane[i + 1].first_row)
             i++;
         const RegPlane &p = l.plane[i];
-        const int ty = (int)t - p.first_row, split = ty - p.full_rows; // split >= 0: H / 2 high
-        if (C0 == C1 || !p.wide) {
-            constexpr int W = RegShape<C0, R>::W, H = RegShape<C0, R>::H;
+        // The tile of plane p's tile row t - first_row in column
+        // blockIdx.x, with the shape of its channel count.
+        auto tile = [&](auto channels) {
+            constexpr int C = decltype(channels)::value;
+            constexpr int W = RegShape<C, R>::W, H = RegShape<C, R>::H;
             const int x0 = blockIdx.x * W;
+            int tile_h;
+            const int y0 = cf_blur_reg_tile_y0((int)t - p.first_row, p.full_rows, H, &tile_h);
             if (x0 < p.width)
-                reg_tile<R, C0>(p, x0, split < 0 ? ty * H : p.full_rows * H + split * (H / 2),
-                                split < 0 ? H : H / 2, l.border, l.border_value, taps, smem);
-        } else {
-            constexpr int W = RegShape<C1, R>::W, H = RegShape<C1, R>::H;
-            const int x0 = blockIdx.x * W;
-            if (x0 < p.width)
-                reg_tile<R, C1>(p, x0, split < 0 ? ty * H : p.full_rows * H + split * (H / 2),
-                                split < 0 ? H : H / 2, l.border, l.border_value, taps, smem);
-        }
+                reg_tile<R, C>(p, x0, y0, tile_h, l.border, l.border_value, taps, smem);
+        };
+        if (C0 == C1 || !p.wide)
+            tile(std::integral_constant<int, C0>());
+        else
+            tile(std::integral_constant<int, C1>());
     }
 }
 

@@ -134,6 +134,16 @@ static inline long long cf_blur_reg_rows(int n, const int *height, const int *ti
     return rows;
 }
 
+/* The pixel rows of tile row ty (0-based within its plane) of a launch
+ * laid out by cf_blur_reg_rows: the first full_rows tile rows are tile_h
+ * pixel rows high, the rest tile_h / 2. Returns the tile's first pixel
+ * row and sets *rows to its height (before clipping to the plane). */
+CF_HOSTDEV int cf_blur_reg_tile_y0(int ty, int full_rows, int tile_h, int *rows)
+{
+    *rows = ty < full_rows ? tile_h : tile_h / 2;
+    return ty < full_rows ? ty * tile_h : full_rows * tile_h + (ty - full_rows) * (tile_h / 2);
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif

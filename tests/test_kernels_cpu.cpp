@@ -295,10 +295,10 @@ TEST(BlurRegRows, SplitsTheLastWaveOfAnH200)
 
 TEST(BlurRegRows, EveryPixelRowOnceInAnyLaunch)
 {
-    // The kernel's mapping (blur.cu, blur8_reg) of launch tile rows to
-    // pixel rows, over random planes and GPU sizes: every pixel row of
-    // every plane exactly once, tiles inside their plane, and the split
-    // tiles at most the slots.
+    // The kernel's mapping (cf_blur_reg_tile_y0, as blur8_reg uses it) of
+    // launch tile rows to pixel rows, over random planes and GPU sizes:
+    // every pixel row of every plane exactly once, tiles inside their
+    // plane, and the split tiles at most the slots.
     std::mt19937 rng(8);
     const int heights[] = { 32, 48, 64, 80, 88, 112 };
     for (int trial = 0; trial < 20000; trial++) {
@@ -320,12 +320,12 @@ TEST(BlurRegRows, EveryPixelRowOnceInAnyLaunch)
             const int end = i + 1 < n ? first[i + 1] : (int)rows;
             std::vector<int> seen(h[i], 0);
             for (int r = first[i]; r < end; r++) {
-                const int ty = r - first[i], split = ty - full[i];
-                const int y0 = split < 0 ? ty * t[i] : full[i] * t[i] + split * (t[i] / 2);
-                const int th = split < 0 ? t[i] : t[i] / 2;
+                const int ty = r - first[i];
+                int th;
+                const int y0 = cf_blur_reg_tile_y0(ty, full[i], t[i], &th);
                 ASSERT_LT(y0, h[i]);
                 for (int y = y0; y < std::min(h[i], y0 + th); y++) seen[y]++;
-                split_tiles += split < 0 ? 0 : c[i];
+                split_tiles += ty < full[i] ? 0 : c[i];
             }
             for (int y = 0; y < h[i]; y++) ASSERT_EQ(seen[y], 1) << "plane " << i << " row " << y;
             moved += (long long)((h[i] + t[i] - 1) / t[i] - full[i]) * c[i];
