@@ -148,6 +148,19 @@ cf_status cf_event_synchronize(cf_event event)
     return CF_CUDA_CHECK(cudaEventSynchronize(event));
 }
 
+cf_status cf_event_query(cf_event event)
+{
+    cudaError_t e = cudaEventQuery(event);
+    if (e == cudaErrorNotReady)
+        return cf_set_error(CF_ERROR_AGAIN, "event not reached yet");
+    return CF_CUDA_CHECK(e);
+}
+
+cf_status cf_stream_wait_event(cf_stream stream, cf_event event)
+{
+    return CF_CUDA_CHECK(cudaStreamWaitEvent(stream, event, 0));
+}
+
 cf_status cf_device_alloc(void **ptr, size_t bytes)
 {
     if (!ptr)
@@ -155,7 +168,26 @@ cf_status cf_device_alloc(void **ptr, size_t bytes)
     *ptr = NULL;
     if (bytes == 0)
         return CF_OK;
-    cf_status st = CF_CUDA_CHECK(cudaMalloc(ptr, bytes));
+    cudaError_t e = cudaMalloc(ptr, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        *ptr = NULL;
+        (void)cudaGetLastError();
+        size_t free_bytes = 0, total = 0;
+        int device = -1;
+        (void)cudaGetDevice(&device);
+        if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return cf_set_error(CF_ERROR_OUT_OF_MEMORY,
+                                "GPU out of memory: %.1f MiB asked on CUDA device %d",
+                                bytes / 1048576.0, device);
+        }
+        return cf_set_error(CF_ERROR_OUT_OF_MEMORY,
+                            "GPU out of memory: %.1f MiB asked on CUDA device %d, %.1f MiB free "
+                            "of %.1f MiB",
+                            bytes / 1048576.0, device, free_bytes / 1048576.0,
+                            total / 1048576.0);
+    }
+    cf_status st = CF_CUDA_CHECK(e);
     if (st != CF_OK)
         *ptr = NULL;
     return st;
@@ -174,7 +206,15 @@ cf_status cf_host_alloc_pinned(void **ptr, size_t bytes)
     *ptr = NULL;
     if (bytes == 0)
         return CF_OK;
-    cf_status st = CF_CUDA_CHECK(cudaMallocHost(ptr, bytes));
+    cudaError_t e = cudaMallocHost(ptr, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        *ptr = NULL;
+        (void)cudaGetLastError();
+        return cf_set_error(CF_ERROR_OUT_OF_MEMORY,
+                            "out of pinned host memory: cannot page-lock %.1f MiB",
+                            bytes / 1048576.0);
+    }
+    cf_status st = CF_CUDA_CHECK(e);
     if (st != CF_OK)
         *ptr = NULL;
     return st;
@@ -231,6 +271,12 @@ cf_status cf_event_record(cf_event event, cf_stream stream)
     return no_cuda("cf_event_record");
 }
 cf_status cf_event_synchronize(cf_event event) { (void)event; return no_cuda("cf_event_synchronize"); }
+cf_status cf_event_query(cf_event event) { (void)event; return no_cuda("cf_event_query"); }
+cf_status cf_stream_wait_event(cf_stream stream, cf_event event)
+{
+    (void)stream, (void)event;
+    return no_cuda("cf_stream_wait_event");
+}
 cf_status cf_device_alloc(void **ptr, size_t bytes)
 {
     if (ptr) *ptr = NULL;

@@ -9,10 +9,21 @@
 extern const cf_filter_desc *const cf_filter_table[];
 extern const int cf_filter_table_size;
 
+/* What a plan was made for: parameters (by their change count) and shapes. */
+typedef struct plan_key {
+    unsigned version;
+    cf_format src, dst;
+    int width, height;
+} plan_key;
+
 struct cf_filter {
     const cf_filter_desc *desc;
     double *values; /* one per desc->params entry */
     bool *set;      /* one per desc->params entry: given a value by the user */
+    unsigned version; /* counts parameter changes */
+    void *plan;       /* desc->impl->plan_size bytes */
+    bool plan_valid;
+    plan_key plan_for;
     cf_scratch host_scratch, device_scratch;
 };
 
@@ -60,16 +71,19 @@ cf_filter *cf_filter_new(const char *name)
     cf_filter *f = calloc(1, sizeof *f);
     double *values = calloc((size_t)desc->n_params + 1, sizeof *values);
     bool *set = calloc((size_t)desc->n_params + 1, sizeof *set);
-    if (!f || !values || !set) {
+    void *plan = calloc(1, desc->impl->plan_size ? desc->impl->plan_size : 1);
+    if (!f || !values || !set || !plan) {
         free(f);
         free(values);
         free(set);
+        free(plan);
         cf_set_error(CF_ERROR_OUT_OF_MEMORY, "cf_filter_new: out of memory");
         return NULL;
     }
     f->desc = desc;
     f->values = values;
     f->set = set;
+    f->plan = plan;
     for (int i = 0; i < desc->n_params; i++)
         f->values[i] = desc->params[i].default_value;
     return f;
@@ -90,6 +104,7 @@ void cf_filter_free(cf_filter **filter)
     cf_filter_release_scratch(*filter);
     free((*filter)->values);
     free((*filter)->set);
+    free((*filter)->plan);
     free(*filter);
     *filter = NULL;
 }
@@ -133,6 +148,8 @@ cf_status cf_filter_set_double(cf_filter *filter, const char *param, double valu
                             p->name, value);
     if (filter->desc->impl->check_param)
         CF_TRY(filter->desc->impl->check_param(i, value));
+    if (filter->values[i] != value)
+        filter->version++;
     filter->values[i] = value;
     filter->set[i] = true;
     return CF_OK;
@@ -226,6 +243,21 @@ bool cf_filter_is_identity(const cf_filter *filter, cf_format input, cf_format o
            filter->desc->impl->is_identity(filter->values, input, output);
 }
 
+/* Makes the plan for these frames unless the kept one is for them. */
+static cf_status ensure_plan(cf_filter *filter, const cf_frame *src, const cf_frame *dst)
+{
+    plan_key key = { filter->version, src->format, dst->format, src->width, src->height };
+    const plan_key *kept = &filter->plan_for;
+    if (filter->plan_valid && kept->version == key.version && kept->src == key.src &&
+        kept->dst == key.dst && kept->width == key.width && kept->height == key.height)
+        return CF_OK;
+    filter->plan_valid = false;
+    CF_TRY(filter->desc->impl->make_plan(filter->values, src, dst, filter->plan));
+    filter->plan_for = key;
+    filter->plan_valid = true;
+    return CF_OK;
+}
+
 cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst, cf_stream stream)
 {
     if (!filter || !src || !dst)
@@ -246,12 +278,13 @@ cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst, c
     if (src_dev != dst_dev)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
                             "%s: input and output must both be host or both device memory", name);
-    if (!src_dev)
-        return filter->desc->impl->run_cpu(filter->values, src, dst, &filter->host_scratch);
-    if (!filter->desc->impl->run_cuda)
+    const struct cf_filter_impl *impl = filter->desc->impl;
+    if (src_dev && !impl->run_cuda)
         return cf_set_error(CF_ERROR_NO_DEVICE, "%s: built without CUDA", name);
-    return filter->desc->impl->run_cuda(filter->values, src, dst, stream,
-                                        &filter->device_scratch);
+    CF_TRY(ensure_plan(filter, src, dst));
+    if (!src_dev)
+        return impl->run_cpu(filter->plan, src, dst, &filter->host_scratch);
+    return impl->run_cuda(filter->plan, src, dst, stream, &filter->device_scratch);
 }
 
 cf_status cf_scratch_reserve(cf_scratch *scratch, size_t bytes, cf_memory memory, void **ptr)

@@ -54,12 +54,20 @@ struct cf_filter_impl {
     int (*output_formats)(const double *values, cf_format input, cf_format *out);
     /* True if input -> output leaves every pixel as it is (NULL: never). */
     bool (*is_identity)(const double *values, cf_format input, cf_format output);
+    /* Bytes of the filter's plan: what it derives once from its parameters
+     * and the frames' formats and size (weights, tables, the method), kept
+     * by the instance until one of them changes. */
+    size_t plan_size;
+    /* Fills `plan` (plan_size bytes) for frames shaped like src and dst
+     * (already checked against the descriptor). Host code only. */
+    cf_status (*make_plan)(const double *values, const cf_frame *src, const cf_frame *dst,
+                           void *plan);
     /* CPU reference; defines the result. Frames are host memory. */
-    cf_status (*run_cpu)(const double *values, const cf_frame *src, cf_frame *dst,
+    cf_status (*run_cpu)(const void *plan, const cf_frame *src, cf_frame *dst,
                          cf_scratch *scratch);
     /* CUDA version, bit-identical to run_cpu; NULL in a build without CUDA.
      * Frames are device memory; work is queued on `stream`. */
-    cf_status (*run_cuda)(const double *values, const cf_frame *src, cf_frame *dst,
+    cf_status (*run_cuda)(const void *plan, const cf_frame *src, cf_frame *dst,
                           cf_stream stream, cf_scratch *scratch);
 };
 

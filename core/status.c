@@ -16,6 +16,9 @@ const char *cf_status_name(cf_status status)
     case CF_ERROR_OUT_OF_MEMORY: return "CF_ERROR_OUT_OF_MEMORY";
     case CF_ERROR_NO_DEVICE: return "CF_ERROR_NO_DEVICE";
     case CF_ERROR_CUDA: return "CF_ERROR_CUDA";
+    case CF_ERROR_AGAIN: return "CF_ERROR_AGAIN";
+    case CF_ERROR_EOF: return "CF_ERROR_EOF";
+    case CF_ERROR_FLUSHING: return "CF_ERROR_FLUSHING";
     }
     return "CF_ERROR_UNKNOWN";
 }

@@ -108,21 +108,38 @@ static size_t scratch_bytes(const cf_frame *src, size_t *tmp_pitch)
     return *tmp_pitch * rows;
 }
 
-static cf_status blur_run(const double *values, const cf_frame *src, cf_frame *dst,
-                          cf_scratch *scratch, cf_memory memory, cf_stream stream)
+/* What blur derives once from its parameters and the format. */
+typedef struct blur_plan {
+    cf_blur_kernel kx, ky;
+    int border;              /* cf_border */
+    uint32_t border_value;   /* clamped to the format's largest sample */
+} blur_plan;
+
+static cf_status blur_make_plan(const double *values, const cf_frame *src, const cf_frame *dst,
+                                void *plan_out)
 {
+    (void)dst;
+    blur_plan *plan = plan_out;
     const cf_format_info *info = cf_format_get_info(src->format);
     double sigma = values[PARAM_SIGMA];
     double sigma_y = values[PARAM_SIGMA_Y] > 0 ? values[PARAM_SIGMA_Y] : sigma;
     int ksize = (int)values[PARAM_KERNEL_SIZE];
-    cf_blur_kernel kx, ky;
-    CF_TRY(cf_blur_make_kernel(sigma, ksize, info->depth, &kx));
-    CF_TRY(cf_blur_make_kernel(sigma_y, ksize, info->depth, &ky));
+    CF_TRY(cf_blur_make_kernel(sigma, ksize, info->depth, &plan->kx));
+    CF_TRY(cf_blur_make_kernel(sigma_y, ksize, info->depth, &plan->ky));
+    uint32_t max_value = (1u << info->depth) - 1;
+    uint32_t border_value = (uint32_t)values[PARAM_BORDER_VALUE];
+    plan->border = (int)values[PARAM_BORDER];
+    plan->border_value = border_value < max_value ? border_value : max_value;
+    return CF_OK;
+}
+
+static cf_status blur_run(const blur_plan *plan, const cf_frame *src, cf_frame *dst,
+                          cf_scratch *scratch, cf_memory memory, cf_stream stream)
+{
+    const cf_format_info *info = cf_format_get_info(src->format);
     size_t tmp_pitch;
     void *tmp;
     CF_TRY(cf_scratch_reserve(scratch, scratch_bytes(src, &tmp_pitch), memory, &tmp));
-    uint32_t max_value = (1u << info->depth) - 1;
-    uint32_t border_value = (uint32_t)values[PARAM_BORDER_VALUE];
     cf_blur_plane planes[CF_MAX_PLANES];
     for (int p = 0; p < info->n_planes; p++) {
         planes[p] = (cf_blur_plane){
@@ -135,33 +152,34 @@ static cf_status blur_run(const double *values, const cf_frame *src, cf_frame *d
             info->pixel_bytes[p] / info->sample_bytes,
             info->sample_bytes,
             info->shift,
-            (int)values[PARAM_BORDER],
-            border_value < max_value ? border_value : max_value,
+            plan->border,
+            plan->border_value,
         };
         if (memory == CF_MEMORY_HOST)
-            cf_blur_plane_cpu(&kx, &ky, &planes[p], tmp, tmp_pitch);
+            cf_blur_plane_cpu(&plan->kx, &plan->ky, &planes[p], tmp, tmp_pitch);
     }
     if (memory == CF_MEMORY_HOST)
         return CF_OK;
 #ifdef CF_HAVE_CUDA
-    return cf_blur_planes_cuda(&kx, &ky, planes, info->n_planes, tmp, tmp_pitch, stream);
+    return cf_blur_planes_cuda(&plan->kx, &plan->ky, planes, info->n_planes, tmp, tmp_pitch,
+                               stream);
 #else
     (void)stream;
     return cf_set_error(CF_ERROR_NO_DEVICE, "blur: built without CUDA");
 #endif
 }
 
-static cf_status blur_run_cpu(const double *values, const cf_frame *src, cf_frame *dst,
+static cf_status blur_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                               cf_scratch *scratch)
 {
-    return blur_run(values, src, dst, scratch, CF_MEMORY_HOST, NULL);
+    return blur_run(plan, src, dst, scratch, CF_MEMORY_HOST, NULL);
 }
 
 #ifdef CF_HAVE_CUDA
-static cf_status blur_run_cuda(const double *values, const cf_frame *src, cf_frame *dst,
+static cf_status blur_run_cuda(const void *plan, const cf_frame *src, cf_frame *dst,
                                cf_stream stream, cf_scratch *scratch)
 {
-    return blur_run(values, src, dst, scratch, CF_MEMORY_DEVICE, stream);
+    return blur_run(plan, src, dst, scratch, CF_MEMORY_DEVICE, stream);
 }
 #define BLUR_RUN_CUDA blur_run_cuda
 #else
@@ -181,7 +199,13 @@ static bool blur_is_identity(const double *values, cf_format input, cf_format ou
 }
 
 static const struct cf_filter_impl blur_impl = {
-    blur_check_param, blur_output_formats, blur_is_identity, blur_run_cpu, BLUR_RUN_CUDA,
+    .check_param = blur_check_param,
+    .output_formats = blur_output_formats,
+    .is_identity = blur_is_identity,
+    .plan_size = sizeof(blur_plan),
+    .make_plan = blur_make_plan,
+    .run_cpu = blur_run_cpu,
+    .run_cuda = BLUR_RUN_CUDA,
 };
 
 const cf_filter_desc cf_filter_blur = {

@@ -55,23 +55,27 @@ cf_gray_plan cf_gray_make_plan(int matrix, int range, cf_format src, cf_format d
     return plan;
 }
 
-static cf_status gray_run_cpu(const double *values, const cf_frame *src, cf_frame *dst,
+static cf_status gray_make_plan(const double *values, const cf_frame *src, const cf_frame *dst,
+                                void *plan)
+{
+    *(cf_gray_plan *)plan = cf_gray_make_plan((int)values[PARAM_MATRIX], (int)values[PARAM_RANGE],
+                                              src->format, dst->format);
+    return CF_OK;
+}
+
+static cf_status gray_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                               cf_scratch *scratch)
 {
     (void)scratch;
-    cf_gray_plan plan = cf_gray_make_plan((int)values[PARAM_MATRIX], (int)values[PARAM_RANGE],
-                                          src->format, dst->format);
-    return cf_gray_cpu(&plan, src, dst);
+    return cf_gray_cpu(plan, src, dst);
 }
 
 #ifdef CF_HAVE_CUDA
-static cf_status gray_run_cuda(const double *values, const cf_frame *src, cf_frame *dst,
+static cf_status gray_run_cuda(const void *plan, const cf_frame *src, cf_frame *dst,
                                cf_stream stream, cf_scratch *scratch)
 {
     (void)scratch;
-    cf_gray_plan plan = cf_gray_make_plan((int)values[PARAM_MATRIX], (int)values[PARAM_RANGE],
-                                          src->format, dst->format);
-    return cf_gray_cuda(&plan, src, dst, stream);
+    return cf_gray_cuda(plan, src, dst, stream);
 }
 #define GRAY_RUN_CUDA gray_run_cuda
 #else
@@ -85,7 +89,12 @@ static bool gray_is_identity(const double *values, cf_format input, cf_format ou
 }
 
 static const struct cf_filter_impl gray_impl = {
-    NULL, gray_output_formats, gray_is_identity, gray_run_cpu, GRAY_RUN_CUDA,
+    .output_formats = gray_output_formats,
+    .is_identity = gray_is_identity,
+    .plan_size = sizeof(cf_gray_plan),
+    .make_plan = gray_make_plan,
+    .run_cpu = gray_run_cpu,
+    .run_cuda = GRAY_RUN_CUDA,
 };
 
 const cf_filter_desc cf_filter_gray = {

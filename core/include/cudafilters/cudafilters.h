@@ -6,6 +6,8 @@
 #include "filter.h"
 #include "format.h"
 #include "frame.h"
+#include "pool.h"
+#include "scheduler.h"
 #include "status.h"
 
 #endif

@@ -81,6 +81,15 @@ CF_API cf_status cf_event_record(cf_event event, cf_stream stream);
  * finished (at once if it was never recorded). Errors: CF_ERROR_NO_DEVICE,
  * CF_ERROR_CUDA (including errors of that work). */
 CF_API cf_status cf_event_synchronize(cf_event event);
+/* Whether the work before the event's last record has finished, without
+ * waiting: CF_OK when it has (or the event was never recorded),
+ * CF_ERROR_AGAIN when not yet. Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA
+ * (including errors of that work). */
+CF_API cf_status cf_event_query(cf_event event);
+/* Makes work queued on `stream` after this call wait, on the GPU, for the
+ * work before the event's last record (the host does not wait).
+ * Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
+CF_API cf_status cf_stream_wait_event(cf_stream stream, cf_event event);
 
 /* Device memory of `bytes` bytes in the current context into *ptr.
  * Caller owns it; free with cf_device_free(). bytes == 0 gives *ptr = NULL.

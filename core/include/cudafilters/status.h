@@ -19,6 +19,11 @@ typedef enum cf_status {
     CF_ERROR_OUT_OF_MEMORY = -5,     /* host or device allocation failed */
     CF_ERROR_NO_DEVICE = -6,         /* no usable CUDA device, or built without CUDA */
     CF_ERROR_CUDA = -7,              /* a CUDA call failed; the message names call and error */
+    CF_ERROR_AGAIN = -8,             /* not ready yet: nothing finished (cf_scheduler_receive without
+                                      * waiting), or no free frame (a pool asked not to wait) */
+    CF_ERROR_EOF = -9,               /* drained: every frame submitted before the drain was received */
+    CF_ERROR_FLUSHING = -10,         /* the scheduler or pool is flushing (cf_scheduler_set_flushing):
+                                      * a waiting call was woken, or a new frame was refused */
 } cf_status;
 
 /* Short constant name of a status ("CF_ERROR_PARSE"); never NULL. Thread-safe. */
