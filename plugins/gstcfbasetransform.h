@@ -1,10 +1,12 @@
 /* cudafilters GStreamer plugin: the base transform shared by every element.
  *
  * It owns what all elements have in common: GPU detection, the shared
- * GstCudaContext ("gst.cuda.context"), one CUDA stream, caps in the two
- * memory kinds (memory:CUDAMemory and system memory), CUDA buffer pools,
- * frame mapping and error reporting. A subclass says how one caps structure
- * transforms and does the work on one pair of frames. */
+ * GstCudaContext ("gst.cuda.context"), caps in the two memory kinds
+ * (memory:CUDAMemory and system memory; gstcfcaps.c), buffer pools
+ * (gstcfallocation.c), frame mapping (gstcfframe.c) and the frames in
+ * flight: every element runs its work through a cf_scheduler and pushes
+ * results from a task of its own (gstcfschedule.c). A subclass says how one
+ * caps structure transforms and which filter, if any, it runs. */
 #ifndef GST_CF_BASE_TRANSFORM_H
 #define GST_CF_BASE_TRANSFORM_H
 
@@ -34,15 +36,18 @@ struct _GstCfBaseTransformClass
   gboolean (*set_info) (GstCfBaseTransform * self, const GstVideoInfo * in_info,
       cf_format in_format, const GstVideoInfo * out_info, cf_format out_format);
 
-  /* Does the work on one frame pair. When either frame is in device memory
-   * the element's CUDA context is pushed and @stream is the element's
-   * stream (the base synchronises it afterwards); otherwise @stream is
-   * NULL. On failure cf_last_error() must describe it. Required. */
-  cf_status (*process) (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
-      cf_stream stream);
+  /* The filter the element runs, owned by the subclass; NULL (or no
+   * function) for a pure transfer, which copies frames between the two
+   * memory kinds. Asked once at start(). */
+  cf_filter * (*get_filter) (GstCfBaseTransform * self);
+
+  /* Called in the streaming thread before each frame is submitted, so the
+   * subclass can bring its filter's parameters up to date (properties set
+   * from other threads). Optional. */
+  void (*before_submit) (GstCfBaseTransform * self);
 
   /* Frees GPU memory the subclass holds, called from stop() with the
-   * context still pushed, since that memory belongs to it. Optional. */
+   * context pushed, since that memory belongs to it. Optional. */
   void (*release_gpu) (GstCfBaseTransform * self);
 
   /* TRUE for elements whose work is GPU work (the filters): on a GPU
@@ -62,17 +67,12 @@ void gst_cf_base_transform_class_add_templates (GstElementClass * klass, guint32
     guint32 out_formats);
 
 /* Class set-up shared by cudaupload and cudadownload: metadata, templates
- * of every format in both memory kinds, passthrough on equal caps, the
- * frames-in-flight property (frames whose copy is queued on the element's
- * stream, tracked by CUDA events and pushed once later frames are queued
- * behind them; finished and pushed before any serialized event or query,
- * dropped on flush; never with a live source or a bounded pool on either
- * side), and the two subclass functions. */
+ * of every format in both memory kinds, passthrough on equal caps, and the
+ * caps function. */
 void gst_cf_base_transform_class_init_transfer (GstCfBaseTransformClass * klass,
     const gchar * longname, const gchar * description,
     void (*transform_structure) (GstCfBaseTransform *, GstPadDirection, const GstStructure *,
-        const GstCapsFeatures *, GstCaps *),
-    cf_status (*process) (GstCfBaseTransform *, const cf_frame *, cf_frame *, cf_stream));
+        const GstCapsFeatures *, GstCaps *));
 
 G_END_DECLS
 

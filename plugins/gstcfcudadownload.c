@@ -52,14 +52,6 @@ gst_cf_cuda_download_transform_structure (GstCfBaseTransform * self,
   }
 }
 
-static cf_status
-gst_cf_cuda_download_process (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
-    cf_stream stream)
-{
-  (void) self;
-  return cf_frame_download (in, out, stream);
-}
-
 static void
 gst_cf_cuda_download_class_init (GstCfCudaDownloadClass * klass)
 {
@@ -68,7 +60,7 @@ gst_cf_cuda_download_class_init (GstCfCudaDownloadClass * klass)
       "Copies video frames from CUDA memory into system memory. Example: "
       "gst-launch-1.0 filesrc location=vtest.avi ! decodebin ! cudaupload ! cudagray ! "
       "cudablur sigma=2 ! cudadownload ! videoconvert ! autovideosink",
-      gst_cf_cuda_download_transform_structure, gst_cf_cuda_download_process);
+      gst_cf_cuda_download_transform_structure);
 }
 
 static void

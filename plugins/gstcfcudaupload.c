@@ -52,14 +52,6 @@ gst_cf_cuda_upload_transform_structure (GstCfBaseTransform * self, GstPadDirecti
   gst_cf_caps_append (out, s, cuda ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : NULL);
 }
 
-static cf_status
-gst_cf_cuda_upload_process (GstCfBaseTransform * self, const cf_frame * in, cf_frame * out,
-    cf_stream stream)
-{
-  (void) self;
-  return cf_frame_upload (in, out, stream);
-}
-
 static void
 gst_cf_cuda_upload_class_init (GstCfCudaUploadClass * klass)
 {
@@ -68,7 +60,7 @@ gst_cf_cuda_upload_class_init (GstCfCudaUploadClass * klass)
       "Copies video frames from system memory into CUDA memory. Example: "
       "gst-launch-1.0 filesrc location=vtest.avi ! decodebin ! cudaupload ! cudagray ! "
       "cudablur sigma=2 ! cudadownload ! videoconvert ! autovideosink",
-      gst_cf_cuda_upload_transform_structure, gst_cf_cuda_upload_process);
+      gst_cf_cuda_upload_transform_structure);
 }
 
 static void

@@ -323,12 +323,14 @@ gst_cf_filter_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   gst_base_transform_set_passthrough (trans, identity);
 }
 
-static cf_status
-gst_cf_filter_process (GstCfBaseTransform * base, const cf_frame * in, cf_frame * out,
-    cf_stream stream)
+/* Brings the streaming thread's filter up to date with the properties
+ * (set from any thread into `settings`) before each frame: the scheduler
+ * runs it inside the submit that follows, and it keeps its plan until a
+ * value changes. */
+static void
+gst_cf_filter_before_submit (GstCfBaseTransform * base)
 {
   GstCfFilter *self = GST_CF_FILTER (base);
-  cf_status status;
 
   g_mutex_lock (&self->lock);
   if (self->changed) {
@@ -342,8 +344,12 @@ gst_cf_filter_process (GstCfBaseTransform * base, const cf_frame * in, cf_frame 
     self->changed = FALSE;
   }
   g_mutex_unlock (&self->lock);
-  status = cf_filter_run (self->filter, in, out, stream);
-  return status;
+}
+
+static cf_filter *
+gst_cf_filter_get_filter (GstCfBaseTransform * base)
+{
+  return GST_CF_FILTER (base)->filter;
 }
 
 /* The instance's GPU scratch belongs to the context being released. */
@@ -428,7 +434,8 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
   cf_class->prefer_cuda_input = TRUE;
   cf_class->set_info = gst_cf_filter_set_info;
   GST_BASE_TRANSFORM_CLASS (g_class)->before_transform = gst_cf_filter_before_transform;
-  cf_class->process = gst_cf_filter_process;
+  cf_class->get_filter = gst_cf_filter_get_filter;
+  cf_class->before_submit = gst_cf_filter_before_submit;
   cf_class->release_gpu = gst_cf_filter_release_gpu;
 }
 

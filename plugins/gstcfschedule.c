@@ -1,0 +1,413 @@
+/* cudafilters GStreamer plugin: the scheduling adapter (gstcfschedule.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcfschedule.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
+#define GST_CAT_DEFAULT gst_cf_debug
+
+/* One buffer on its way out: a frame being worked on by the scheduler, or a
+ * buffer that is ready (passthrough). Kept for reuse. */
+typedef struct
+{
+  GstBuffer *inbuf, *outbuf;
+  GstVideoFrame in_map, out_map;
+  gboolean in_mapped, out_mapped;
+  gboolean scheduled;           /* in the cf_scheduler, which gives it back */
+  gboolean discont;
+} GstCfRecord;
+
+struct _GstCfSchedule
+{
+  GstElement *element;
+  GstPad *srcpad;
+  cf_scheduler *scheduler;      /* streaming thread and task; set in start() */
+  cf_filter *filters[1];
+  guint depth;
+
+  GMutex lock;
+  GCond cond;                   /* queue changed, push done, flushing */
+  GQueue queue;                 /* GstCfRecord *, oldest first */
+  GQueue spare;                 /* GstCfRecord * for reuse */
+  gboolean pushing;             /* the task is pushing a record's buffer */
+  gboolean flushing;
+  gboolean task_started;
+  GstFlowReturn srcresult;      /* of the pushes; OK until one fails */
+};
+
+GstCfSchedule *
+gst_cf_schedule_new (GstElement * element, GstPad * srcpad)
+{
+  GstCfSchedule *sched = g_new0 (GstCfSchedule, 1);
+
+  sched->element = element;
+  sched->srcpad = srcpad;
+  sched->srcresult = GST_FLOW_OK;
+  g_mutex_init (&sched->lock);
+  g_cond_init (&sched->cond);
+  g_queue_init (&sched->queue);
+  g_queue_init (&sched->spare);
+  return sched;
+}
+
+/* Unmaps and lets go of what a record holds. */
+static void
+record_clear (GstCfRecord * rec)
+{
+  if (rec->in_mapped)
+    gst_video_frame_unmap (&rec->in_map);
+  if (rec->out_mapped)
+    gst_video_frame_unmap (&rec->out_map);
+  rec->in_mapped = rec->out_mapped = FALSE;
+  gst_clear_buffer (&rec->inbuf);
+  gst_clear_buffer (&rec->outbuf);
+  rec->scheduled = rec->discont = FALSE;
+}
+
+void
+gst_cf_schedule_free (GstCfSchedule * sched)
+{
+  GstCfRecord *rec;
+
+  if (!sched)
+    return;
+  g_warn_if_fail (sched->scheduler == NULL);
+  while ((rec = g_queue_pop_head (&sched->queue))) {
+    record_clear (rec);
+    g_free (rec);
+  }
+  while ((rec = g_queue_pop_head (&sched->spare)))
+    g_free (rec);
+  g_cond_clear (&sched->cond);
+  g_mutex_clear (&sched->lock);
+  g_free (sched);
+}
+
+gboolean
+gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter, gboolean gpu, guint depth)
+{
+  cf_scheduler_params params = {
+    .filters = sched->filters,
+    .n_filters = filter ? 1 : 0,
+    .depth = (int) depth,
+    .backend = gpu ? CF_BACKEND_CUDA : CF_BACKEND_CPU,
+    .name = GST_OBJECT_NAME (sched->element),
+  };
+
+  g_return_val_if_fail (sched->scheduler == NULL, FALSE);
+  sched->filters[0] = filter;
+  sched->depth = depth;
+  sched->srcresult = GST_FLOW_OK;
+  sched->flushing = FALSE;
+  return cf_scheduler_create (&sched->scheduler, &params) == CF_OK;
+}
+
+/* Drops every record: the scheduler's first (it waits for their GPU work),
+ * then the buffers. Streaming thread stopped or blocked. */
+static void
+drop_all (GstCfSchedule * sched)
+{
+  GstCfRecord *rec;
+  GQueue dropped;
+
+  if (sched->scheduler)
+    cf_scheduler_flush (sched->scheduler);
+  g_mutex_lock (&sched->lock);
+  dropped = sched->queue;
+  g_queue_init (&sched->queue);
+  g_mutex_unlock (&sched->lock);
+  while ((rec = g_queue_pop_head (&dropped))) {
+    record_clear (rec);
+    g_mutex_lock (&sched->lock);
+    g_queue_push_tail (&sched->spare, rec);
+    g_mutex_unlock (&sched->lock);
+  }
+}
+
+void
+gst_cf_schedule_stop (GstCfSchedule * sched)
+{
+  gst_cf_schedule_stop_task (sched);
+  drop_all (sched);
+  cf_scheduler_destroy (&sched->scheduler);
+}
+
+/* ---- the task ---- */
+
+/* Takes the head record's result once its work is done; FALSE when
+ * flushing (the record stays for the flush). */
+static gboolean
+finish_head (GstCfSchedule * sched, GstCfRecord * rec, cf_status * status, gchar ** message)
+{
+  cf_scheduler_result r;
+  cf_status st;
+
+  *status = CF_OK;
+  if (!rec->scheduled)
+    return TRUE;
+  st = cf_scheduler_receive (sched->scheduler, &r, TRUE);
+  if (st == CF_ERROR_FLUSHING)
+    return FALSE;
+  if (st == CF_OK && r.token != rec) {
+    /* Cannot happen: records and frames go in the same order. */
+    st = CF_ERROR_INVALID_ARGUMENT;
+    *message = g_strdup ("internal: frames came back out of order");
+  } else if (st != CF_OK || r.status != CF_OK) {
+    *message = g_strdup (cf_last_error ());
+  }
+  *status = st == CF_OK ? r.status : st;
+  cf_scheduler_release (sched->scheduler, &r);
+  return TRUE;
+}
+
+/* Pushes a record's output, or drops it when the stream has stopped. */
+static GstFlowReturn
+push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
+{
+  GstBuffer *out = rec->outbuf;
+
+  rec->outbuf = NULL;
+  record_clear (rec);
+  if (stopped != GST_FLOW_OK) {
+    gst_buffer_unref (out);
+    return stopped;
+  }
+  if (rec->discont && !GST_BUFFER_IS_DISCONT (out)) {
+    out = gst_buffer_make_writable (out);
+    GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_DISCONT);
+  }
+  return gst_pad_push (sched->srcpad, out);
+}
+
+static void
+task_loop (gpointer data)
+{
+  GstCfSchedule *sched = data;
+  GstCfRecord *rec;
+  GstFlowReturn ret, stopped;
+  cf_status status;
+  gchar *message = NULL;
+
+  g_mutex_lock (&sched->lock);
+  while (g_queue_is_empty (&sched->queue) && !sched->flushing)
+    g_cond_wait (&sched->cond, &sched->lock);
+  rec = sched->flushing ? NULL : g_queue_peek_head (&sched->queue);
+  g_mutex_unlock (&sched->lock);
+  if (!rec || !finish_head (sched, rec, &status, &message)) {
+    GST_DEBUG_OBJECT (sched->element, "flushing: pausing the output task");
+    gst_pad_pause_task (sched->srcpad);
+    return;
+  }
+
+  g_mutex_lock (&sched->lock);
+  g_queue_pop_head (&sched->queue);
+  sched->pushing = TRUE;
+  stopped = sched->srcresult;
+  g_mutex_unlock (&sched->lock);
+
+  if (status != CF_OK) {
+    GST_ELEMENT_ERROR (sched->element, STREAM, FAILED, ("%s", message),
+        ("%s", cf_status_name (status)));
+    gst_clear_buffer (&rec->outbuf);
+    record_clear (rec);
+    ret = GST_FLOW_ERROR;
+  } else {
+    ret = push_record (sched, rec, stopped);
+  }
+  g_free (message);
+
+  g_mutex_lock (&sched->lock);
+  g_queue_push_tail (&sched->spare, rec);
+  sched->pushing = FALSE;
+  if (ret != GST_FLOW_OK && sched->srcresult == GST_FLOW_OK) {
+    sched->srcresult = ret;
+    GST_DEBUG_OBJECT (sched->element, "output stopped: %s", gst_flow_get_name (ret));
+    /* As a queue does: a flow that ends the stream for a reason of its own
+     * is an error the application must hear of (upstream learns it from
+     * the next submit, which may never come). */
+    if (ret == GST_FLOW_NOT_LINKED || (ret < GST_FLOW_EOS && status == CF_OK))
+      GST_ELEMENT_FLOW_ERROR (sched->element, ret);
+  }
+  g_cond_broadcast (&sched->cond);
+  g_mutex_unlock (&sched->lock);
+}
+
+/* With the lock held: starts the task if it is not running. */
+static void
+ensure_task (GstCfSchedule * sched)
+{
+  if (sched->task_started)
+    return;
+  sched->task_started = TRUE;
+  if (!gst_pad_start_task (sched->srcpad, task_loop, sched, NULL))
+    GST_WARNING_OBJECT (sched->element, "cannot start the output task");
+}
+
+/* Waits for room (fewer than depth records queued); returns the flow that
+ * stops the stream, or OK, with the lock held. */
+static GstFlowReturn
+wait_for_room (GstCfSchedule * sched)
+{
+  while (!sched->flushing && sched->srcresult == GST_FLOW_OK
+      && g_queue_get_length (&sched->queue) >= sched->depth)
+    g_cond_wait (&sched->cond, &sched->lock);
+  return sched->flushing ? GST_FLOW_FLUSHING : sched->srcresult;
+}
+
+static GstCfRecord *
+take_record (GstCfSchedule * sched)
+{
+  GstCfRecord *rec = g_queue_pop_head (&sched->spare);
+
+  return rec ? rec : g_new0 (GstCfRecord, 1);
+}
+
+GstFlowReturn
+gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame * in_map,
+    const cf_frame * in, GstBuffer * outbuf, GstVideoFrame * out_map, const cf_frame * out,
+    gboolean discont)
+{
+  GstCfRecord *rec;
+  GstFlowReturn ret;
+  cf_status st;
+
+  g_mutex_lock (&sched->lock);
+  ret = wait_for_room (sched);
+  rec = take_record (sched);
+  if (ret == GST_FLOW_OK)
+    ensure_task (sched);
+  g_mutex_unlock (&sched->lock);
+  rec->inbuf = inbuf;
+  rec->outbuf = outbuf;
+  rec->in_map = *in_map;
+  rec->out_map = *out_map;
+  rec->in_mapped = rec->out_mapped = TRUE;
+  rec->discont = discont;
+  if (ret == GST_FLOW_OK) {
+    st = cf_scheduler_submit (sched->scheduler, in, out, rec);
+    if (st == CF_ERROR_FLUSHING) {
+      ret = GST_FLOW_FLUSHING;
+    } else if (st != CF_OK) {
+      GST_ELEMENT_ERROR (sched->element, STREAM, FAILED, ("%s", cf_last_error ()),
+          ("%s", cf_status_name (st)));
+      ret = GST_FLOW_ERROR;
+    }
+  }
+  g_mutex_lock (&sched->lock);
+  if (ret == GST_FLOW_OK) {
+    rec->scheduled = TRUE;
+    g_queue_push_tail (&sched->queue, rec);
+    g_cond_broadcast (&sched->cond);
+    rec = NULL;
+  }
+  g_mutex_unlock (&sched->lock);
+  if (rec) {
+    record_clear (rec);
+    g_mutex_lock (&sched->lock);
+    g_queue_push_tail (&sched->spare, rec);
+    g_mutex_unlock (&sched->lock);
+  }
+  return ret;
+}
+
+GstFlowReturn
+gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer, gboolean discont)
+{
+  GstCfRecord *rec;
+  GstFlowReturn ret;
+
+  g_mutex_lock (&sched->lock);
+  ret = wait_for_room (sched);
+  if (ret != GST_FLOW_OK) {
+    g_mutex_unlock (&sched->lock);
+    gst_buffer_unref (buffer);
+    return ret;
+  }
+  if (g_queue_is_empty (&sched->queue) && !sched->pushing) {
+    /* Nothing before it: no thread change. The task cannot start pushing
+     * meanwhile, since only this thread queues. */
+    g_mutex_unlock (&sched->lock);
+    if (discont && !GST_BUFFER_IS_DISCONT (buffer)) {
+      buffer = gst_buffer_make_writable (buffer);
+      GST_BUFFER_FLAG_SET (buffer, GST_BUFFER_FLAG_DISCONT);
+    }
+    return gst_pad_push (sched->srcpad, buffer);
+  }
+  rec = take_record (sched);
+  rec->outbuf = buffer;
+  rec->discont = discont;
+  g_queue_push_tail (&sched->queue, rec);
+  ensure_task (sched);
+  g_cond_broadcast (&sched->cond);
+  g_mutex_unlock (&sched->lock);
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+gst_cf_schedule_wait_idle (GstCfSchedule * sched)
+{
+  GstFlowReturn ret;
+
+  g_mutex_lock (&sched->lock);
+  while (!sched->flushing && (!g_queue_is_empty (&sched->queue) || sched->pushing))
+    g_cond_wait (&sched->cond, &sched->lock);
+  ret = sched->flushing ? GST_FLOW_FLUSHING : sched->srcresult;
+  g_mutex_unlock (&sched->lock);
+  return ret;
+}
+
+gboolean
+gst_cf_schedule_is_idle (GstCfSchedule * sched)
+{
+  gboolean idle;
+
+  g_mutex_lock (&sched->lock);
+  idle = g_queue_is_empty (&sched->queue) && !sched->pushing;
+  g_mutex_unlock (&sched->lock);
+  return idle;
+}
+
+void
+gst_cf_schedule_flush_start (GstCfSchedule * sched)
+{
+  g_mutex_lock (&sched->lock);
+  sched->flushing = TRUE;
+  sched->srcresult = GST_FLOW_FLUSHING;
+  g_cond_broadcast (&sched->cond);
+  g_mutex_unlock (&sched->lock);
+  if (sched->scheduler)
+    cf_scheduler_set_flushing (sched->scheduler, TRUE);
+}
+
+void
+gst_cf_schedule_pause (GstCfSchedule * sched)
+{
+  gst_pad_pause_task (sched->srcpad);
+  g_mutex_lock (&sched->lock);
+  sched->task_started = FALSE;
+  g_mutex_unlock (&sched->lock);
+}
+
+void
+gst_cf_schedule_flush_stop (GstCfSchedule * sched)
+{
+  drop_all (sched);
+  if (sched->scheduler)
+    cf_scheduler_set_flushing (sched->scheduler, FALSE);
+  g_mutex_lock (&sched->lock);
+  sched->flushing = FALSE;
+  sched->srcresult = GST_FLOW_OK;
+  g_mutex_unlock (&sched->lock);
+}
+
+void
+gst_cf_schedule_stop_task (GstCfSchedule * sched)
+{
+  gst_cf_schedule_flush_start (sched);
+  gst_pad_stop_task (sched->srcpad);
+  g_mutex_lock (&sched->lock);
+  sched->task_started = FALSE;
+  g_mutex_unlock (&sched->lock);
+}

@@ -1,0 +1,76 @@
+/* cudafilters GStreamer plugin: the scheduling adapter.
+ *
+ * Ties one element to a cf_scheduler (core/include/cudafilters/scheduler.h).
+ * The streaming thread hands it frames to run (submit) and buffers that need
+ * no work (push_ready, for passthrough) and returns at once; the element's
+ * own src pad task pushes each output downstream, in order, as soon as its
+ * work has completed, so an element holds several frames in flight without
+ * ever waiting for a later frame to let an earlier one go. Serialized events
+ * and queries wait until everything before them has been pushed
+ * (wait_idle); FLUSH_START wakes every wait and FLUSH_STOP drops everything.
+ * An error of a frame's work is posted as an element error and fails the
+ * next submit; a push that fails (NOT_LINKED, EOS, FLUSHING, ERROR) is
+ * returned by the next submit, as a queue element does. */
+#ifndef GST_CF_SCHEDULE_H
+#define GST_CF_SCHEDULE_H
+
+#include <gst/video/video.h>
+
+#include <cudafilters/cudafilters.h>
+
+G_BEGIN_DECLS
+
+typedef struct _GstCfSchedule GstCfSchedule;
+
+/* A new adapter for @element, pushing on @srcpad (both borrowed; the
+ * element owns the adapter). No scheduler yet: see _start(). */
+GstCfSchedule *gst_cf_schedule_new (GstElement * element, GstPad * srcpad);
+/* Frees the adapter; its scheduler must be stopped (_stop()). */
+void gst_cf_schedule_free (GstCfSchedule * sched);
+
+/* Makes the scheduler that runs @filter (NULL: a pure copy, upload or
+ * download) on the GPU when @gpu (in the CUDA context current now) or on
+ * the CPU, with @depth frames in flight at most. FALSE with cf_last_error()
+ * set on failure. */
+gboolean gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter, gboolean gpu,
+    guint depth);
+/* Stops the task, drops every frame and buffer held, and frees the
+ * scheduler (which makes its own context current). Safe to call twice. */
+void gst_cf_schedule_stop (GstCfSchedule * sched);
+
+/* Submits the frame @in -> @out. Takes @inbuf and @outbuf and the two
+ * mapped frames (@in_map, @out_map: unmapped once the work is done; the
+ * cf_frames describe their planes). Waits while the element has its depth
+ * of buffers queued. @discont marks the output DISCONT. Returns GST_FLOW_OK,
+ * or the flow that stops the stream (FLUSHING, a failed push's, ERROR after
+ * a frame's failure) with nothing kept. */
+GstFlowReturn gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf,
+    GstVideoFrame * in_map, const cf_frame * in, GstBuffer * outbuf, GstVideoFrame * out_map,
+    const cf_frame * out, gboolean discont);
+
+/* Pushes @buffer (taken) after everything queued before it, from the
+ * calling thread when nothing is queued. */
+GstFlowReturn gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer,
+    gboolean discont);
+
+/* Waits until everything handed over so far has been pushed. Returns the
+ * flow of the pushes (GST_FLOW_OK, or what stopped them), GST_FLOW_FLUSHING
+ * while flushing. */
+GstFlowReturn gst_cf_schedule_wait_idle (GstCfSchedule * sched);
+
+/* TRUE while nothing is queued or being pushed. */
+gboolean gst_cf_schedule_is_idle (GstCfSchedule * sched);
+
+/* FLUSH_START: wakes every wait, makes submits return FLUSHING. Call
+ * before forwarding the event downstream, then _pause() after. */
+void gst_cf_schedule_flush_start (GstCfSchedule * sched);
+/* Pauses the task (waits until it has left its loop). */
+void gst_cf_schedule_pause (GstCfSchedule * sched);
+/* FLUSH_STOP: drops everything queued, clears the flow, accepts frames. */
+void gst_cf_schedule_flush_stop (GstCfSchedule * sched);
+/* Pad deactivation: flushing, and the task stopped (joined). */
+void gst_cf_schedule_stop_task (GstCfSchedule * sched);
+
+G_END_DECLS
+
+#endif
