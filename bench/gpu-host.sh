@@ -32,6 +32,7 @@ export GST_PLUGIN_PATH=$dev/build/plugins:$dev/plugins
 
 step unit tests on the GPU
 run $dev/build/tests/test-core
+run $dev/build/tests/test-scheduler
 run $dev/build/tests/test-kernels-cpu
 run $dev/build/tests/test-kernels-gpu
 run $dev/build/tests/test-vectors
@@ -66,7 +67,13 @@ if command -v compute-sanitizer >/dev/null; then
     run compute-sanitizer --tool memcheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
         --gtest_filter=-*TallFrame*:*HugeFrames*:*SplitLastWave*:GpuLaunch.*
     run compute-sanitizer --tool racecheck --error-exitcode 9 $dev/build/tests/test-kernels-gpu \
-        --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*:GpuExact.BlurEveryRegister*:GpuExact.BlurRegisterKernelInterior*:GpuExact.BlurRegisterKernelFullHeight*:GpuExact.BackToBack*
+        --gtest_filter=GpuExact.GrayAll*:GpuExact.BlurAll*:GpuExact.BlurEveryRegister*:GpuExact.BlurRegisterKernelInterior*:GpuExact.BlurRegisterKernelFullHeight*:GpuExact.BackToBack*:SchedulerGpu.EveryDepth*
+    # The scheduler's CPU path and the elements through the scheduler on the
+    # GPU: no API error, no bad access in the copies and kernels they queue.
+    run compute-sanitizer --tool memcheck --error-exitcode 9 $dev/build/tests/test-scheduler
+    GST_PLUGIN_SYSTEM_PATH=$nonv GST_REGISTRY=/tmp/reg-nonv.bin run compute-sanitizer --tool memcheck \
+        --error-exitcode 9 $dev/build/tests/test-elements \
+        --gtest_filter=*UploadFilterDownload*:*FramesInFlight*:*EachFrameComesOut*:*RenegotiatesMidStream*:*FlushingSeek*
 else
     echo "compute-sanitizer not found"
 fi

@@ -1,10 +1,13 @@
 /* cf-pipeline-bench: GStreamer pipeline throughput for RGBA video from an
  * application source that writes into the buffer pool downstream offers
- * (as a capture device DMAs into the buffers it is given), for our
- * cudaupload/cudadownload and gst-plugins-bad's (nvcodec), with and without
- * cudagray ! cudablur between them, into fakesink sync=false. Prints one
- * markdown table. Pipelines are built by GType name, not gst_parse_launch:
- * nvcodec registers factories named cudaupload and cudadownload too.
+ * (as a capture device DMAs into the buffers it is given), or into a
+ * system-memory pool of its own (as most decoders and parsers do), for our
+ * cudaupload/cudadownload with 0, 1, 2 or 4 filters between them, with
+ * default properties, and gst-plugins-bad's (nvcodec), into fakesink
+ * sync=false. The same run measures the two ceilings: back-to-back uploads
+ * of the frame from pinned and from pageable memory. Prints one markdown
+ * table. Pipelines are built by GType name, not gst_parse_launch: nvcodec
+ * registers factories named cudaupload and cudadownload too.
  *
  *   cf-pipeline-bench [--width W] [--height H] [--frames N] [--warmup N]
  *                     [--pool-buffers N]
@@ -32,6 +35,7 @@ static gboolean skipped_no_gpu; /* no GPU and no --allow-cpu: exit 77 */
 
 static gint opt_width = 3840, opt_height = 2160, opt_frames = 600, opt_warmup = 60,
     opt_pool_buffers = 8;
+static gboolean opt_sweep;
 
 static GOptionEntry entries[] = {
   {"width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Frame width in pixels (3840)", "W"},
@@ -40,6 +44,8 @@ static GOptionEntry entries[] = {
   {"warmup", 0, 0, G_OPTION_ARG_INT, &opt_warmup, "Frames before the clock starts (60)", "N"},
   {"pool-buffers", 0, 0, G_OPTION_ARG_INT, &opt_pool_buffers,
       "Buffers in the source pool, which bounds frames in flight (8)", "N"},
+  {"sweep", 0, 0, G_OPTION_ARG_NONE, &opt_sweep,
+      "Also run (a2) and (p2) with frames-in-flight 1, 2, 3, 4, 6 and 8 on every element", NULL},
   {"allow-cpu", 0, 0, G_OPTION_ARG_NONE, &opt_allow_cpu,
       "Run without a GPU, on the filters' CPU reference (a smoke test: the numbers mean nothing)",
       NULL},
@@ -51,8 +57,9 @@ typedef struct
 {
   const gchar *label;
   const gchar *upload, *download;
-  gboolean filters;             /* cudagray ! cudablur sigma=2 between them */
-  guint frames_in_flight;       /* set on our upload and download; 0: default */
+  gint filters;                 /* 0; 1: cudagray; 2: + cudablur sigma=2; 4: + two blurs */
+  guint frames_in_flight;       /* set on every element of ours; 0: the default */
+  gboolean own_pool;            /* the source fills a pool of its own, not downstream's */
 } BenchCase;
 
 /* What one run measured, or why it did not run. */
@@ -224,10 +231,18 @@ build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstEleme
   if (c->frames_in_flight)
     g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
   if (c->filters) {
-    if (!(e = add_element (pipeline, e, NULL, "cudagray", error))
-        || !(e = add_element (pipeline, e, NULL, "cudablur", error)))
+    static const gdouble sigmas[] = { 2.0, 1.0, 3.0 };
+    if (!(e = add_element (pipeline, e, NULL, "cudagray", error)))
       return FALSE;
-    g_object_set (e, "sigma", 2.0, NULL);
+    if (c->frames_in_flight)
+      g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
+    for (gint i = 0; i < c->filters - 1 && i < 3; i++) {
+      if (!(e = add_element (pipeline, e, NULL, "cudablur", error)))
+        return FALSE;
+      g_object_set (e, "sigma", sigmas[i], NULL);
+      if (c->frames_in_flight)
+        g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
+    }
   } else if (have_gpu) {
     /* Frames must cross into CUDA memory: upload and download would
      * otherwise agree on passthrough and measure nothing. */
@@ -267,14 +282,15 @@ configure_pool (GstBufferPool * pool, GstCaps * caps, guint size, guint n)
  * proposes in answer to an ALLOCATION query, else a GstVideoBufferPool of
  * system memory. *@offered says which. NULL if neither can be set up. */
 static GstBufferPool *
-source_pool (GstElement * src, GstCaps * caps, const GstVideoInfo * info, gboolean * offered)
+source_pool (GstElement * src, GstCaps * caps, const GstVideoInfo * info, gboolean own,
+    gboolean * offered)
 {
   GstPad *pad = gst_element_get_static_pad (src, "src");
   GstQuery *query = gst_query_new_allocation (caps, TRUE);
   GstBufferPool *pool = NULL;
   guint size = 0, n = (guint) opt_pool_buffers;
 
-  if (gst_pad_peer_query (pad, query) && gst_query_get_n_allocation_pools (query) > 0)
+  if (!own && gst_pad_peer_query (pad, query) && gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, NULL, NULL);
   gst_query_unref (query);
   gst_object_unref (pad);
@@ -441,7 +457,7 @@ run_case (const BenchCase * c, BenchResult * r)
   }
   if (!wait_negotiated (src, &st, &r->error))
     goto done;
-  if (!(pool = source_pool (src, caps, &info, &offered))) {
+  if (!(pool = source_pool (src, caps, &info, c->own_pool, &offered))) {
     r->error = g_strdup ("cannot set up a source buffer pool");
     goto done;
   }
@@ -549,25 +565,88 @@ print_row (const BenchCase * c, BenchResult * r)
     g_print ("%+.1f |\n", r->gpu_growth_mib);
 }
 
+/* Frames/s of back-to-back uploads of RGBA frames from @memory (pinned or
+ * pageable) into device memory, on one stream, rotating over as many host
+ * frames as the source pool holds (more bytes than the host's caches, as in
+ * the pipelines): the ceiling of a pipeline that uploads every frame. Pinned
+ * copies are queued and waited for at the end; a pageable copy returns once
+ * the driver has staged it. 0 on failure. */
+static gdouble
+upload_rate (cf_memory memory, gint n)
+{
+  gint k = MAX (opt_pool_buffers, 1);
+  cf_frame *host = g_new0 (cf_frame, k), dev = { 0 };
+  cf_stream stream = NULL;
+  gdouble rate = 0;
+  guint64 x = 88172645463325252ull;
+  gboolean ok = TRUE;
+
+  for (gint b = 0; b < k && ok; b++) {
+    ok = cf_frame_alloc (&host[b], CF_FORMAT_RGBA, opt_width, opt_height, memory) == CF_OK;
+    for (gint y = 0; ok && y < opt_height; y++)
+      for (gint i = 0; i + 8 <= opt_width * 4; i += 8) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        memcpy (host[b].data[0] + (gsize) y * host[b].pitch[0] + i, &x, 8);
+      }
+  }
+  ok = ok && cf_frame_alloc (&dev, CF_FORMAT_RGBA, opt_width, opt_height,
+      CF_MEMORY_DEVICE) == CF_OK && cf_stream_create (&stream) == CF_OK;
+  for (gint i = 0; i < 2 * k && ok; i++)
+    ok = cf_frame_upload (&host[i % k], &dev, stream) == CF_OK;
+  ok = ok && cf_stream_synchronize (stream) == CF_OK;
+  gint64 t0 = g_get_monotonic_time ();
+  for (gint i = 0; i < n && ok; i++)
+    ok = cf_frame_upload (&host[i % k], &dev, stream) == CF_OK;
+  ok = ok && cf_stream_synchronize (stream) == CF_OK;
+  if (ok)
+    rate = n / ((g_get_monotonic_time () - t0) / 1e6);
+  cf_stream_destroy (&stream);
+  cf_frame_free (&dev);
+  for (gint b = 0; b < k; b++)
+    cf_frame_free (&host[b]);
+  g_free (host);
+  return rate;
+}
+
+/* frames/s of a case that ran, else NAN. */
+static gdouble
+fps (const BenchResult * r)
+{
+  return r->error ? NAN : opt_frames / r->seconds;
+}
+
 int
 main (int argc, char **argv)
 {
+  /* Rows the summary lines refer to by index. */
+  enum
+  { GRAY, GRAY_BLUR, FOUR, OWN, TRANSFER, THREE, BAD, MIXED };
   static const BenchCase cases[] = {
-    {"(a) ours: cudaupload frames-in-flight=3 ! cudagray ! cudablur sigma=2 ! "
-          "cudadownload frames-in-flight=3", "GstCfCudaUpload", "GstCfCudaDownload", TRUE, 3},
-    {"(a1) ours, the same with the default frames-in-flight=1",
-        "GstCfCudaUpload", "GstCfCudaDownload", TRUE, 0},
-    {"(b) ours: cudaupload frames-in-flight=3 ! video/x-raw(memory:CUDAMemory) ! "
-          "cudadownload frames-in-flight=3", "GstCfCudaUpload", "GstCfCudaDownload", FALSE, 3},
-    {"(c) gst-plugins-bad: cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload",
-        "GstCudaUpload", "GstCudaDownload", FALSE, 0},
-    {"(d) mixed: bad's cudaupload ! cudagray ! cudablur sigma=2 ! bad's cudadownload",
-        "GstCudaUpload", "GstCudaDownload", TRUE, 0},
+    [GRAY] = {"(a1) ours, default properties: cudaupload ! cudagray ! cudadownload",
+        "GstCfCudaUpload", "GstCfCudaDownload", 1, 0, FALSE},
+    [GRAY_BLUR] = {"(a2) ours, default properties: cudaupload ! cudagray ! cudablur sigma=2 ! "
+          "cudadownload", "GstCfCudaUpload", "GstCfCudaDownload", 2, 0, FALSE},
+    [FOUR] = {"(a4) ours, default properties: cudaupload ! cudagray ! cudablur sigma=2 ! "
+          "cudablur sigma=1 ! cudablur sigma=3 ! cudadownload",
+        "GstCfCudaUpload", "GstCfCudaDownload", 4, 0, FALSE},
+    [OWN] = {"(p2) ours, default properties, the source's own system-memory pool: "
+          "cudaupload ! cudagray ! cudablur sigma=2 ! cudadownload",
+        "GstCfCudaUpload", "GstCfCudaDownload", 2, 0, TRUE},
+    [TRANSFER] = {"(b) ours, default properties: cudaupload ! video/x-raw(memory:CUDAMemory) "
+          "! cudadownload", "GstCfCudaUpload", "GstCfCudaDownload", 0, 0, FALSE},
+    [THREE] = {"(a2-3) ours, frames-in-flight=3 on every element: cudaupload ! cudagray ! "
+          "cudablur sigma=2 ! cudadownload", "GstCfCudaUpload", "GstCfCudaDownload", 2, 3,
+        FALSE},
+    [BAD] = {"(c) gst-plugins-bad: cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload",
+        "GstCudaUpload", "GstCudaDownload", 0, 0, FALSE},
+    [MIXED] = {"(d) mixed: bad's cudaupload ! cudagray ! cudablur sigma=2 ! bad's "
+          "cudadownload", "GstCudaUpload", "GstCudaDownload", 2, 0, FALSE},
   };
   BenchResult results[G_N_ELEMENTS (cases)] = { {0} };
   GOptionContext *ctx = g_option_context_new ("- pipeline throughput with a pool-fed source");
   GError *error = NULL;
   int status = 0;
+  gdouble pinned = 0, pageable = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
@@ -587,6 +666,10 @@ main (int argc, char **argv)
   if (!load_plugins ())
     return skipped_no_gpu ? 77 : 1;
 
+  if (have_gpu) {
+    pinned = upload_rate (CF_MEMORY_PINNED_HOST, opt_frames);
+    pageable = upload_rate (CF_MEMORY_HOST, opt_frames);
+  }
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
     BenchResult *r = &results[i];
     if ((r->error = unavailable (&cases[i])))
@@ -608,9 +691,41 @@ main (int argc, char **argv)
       "|---|---|---|---|---|---|---|---|\n");
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     print_row (&cases[i], &results[i]);
-  if (!results[0].error && !results[3].error)
-    g_print ("\nratio ours (a) / gst-plugins-bad (c): %.1fx\n",
-        results[3].seconds / results[0].seconds);
+  if (have_gpu) {
+    g_print ("| (ref) cudaMemcpy2DAsync from pinned memory, back to back, %d frames in turn "
+        "| | %d | %.3f | %.1f | | | |\n", opt_pool_buffers, opt_frames, 1e3 / pinned, pinned);
+    g_print ("| (ref) cudaMemcpy2DAsync from pageable memory, back to back, %d frames in turn "
+        "| | %d | %.3f | %.1f | | | |\n", opt_pool_buffers, opt_frames, 1e3 / pageable,
+        pageable);
+    g_print ("\nagainst the pinned upload (target >= 95%%): 1 filter %.1f%%, 2 filters %.1f%%, "
+        "4 filters %.1f%%, transfer only %.1f%%\n", 100 * fps (&results[GRAY]) / pinned,
+        100 * fps (&results[GRAY_BLUR]) / pinned, 100 * fps (&results[FOUR]) / pinned,
+        100 * fps (&results[TRANSFER]) / pinned);
+    g_print ("source's own pool against the pageable upload (target >= 90%%): %.1f%%\n",
+        100 * fps (&results[OWN]) / pageable);
+  }
+  if (opt_sweep) {
+    static const guint depths[] = { 1, 2, 3, 4, 6, 8 };
+    g_print ("\nframes-in-flight on every element, cudaupload ! cudagray ! cudablur sigma=2 ! "
+        "cudadownload:\n\n| frames-in-flight | pool-fed frames/s | %% of pinned upload | "
+        "own pool frames/s | %% of pageable upload |\n|---|---|---|---|---|\n");
+    for (gsize i = 0; i < G_N_ELEMENTS (depths); i++) {
+      BenchCase fed = cases[GRAY_BLUR], own = cases[OWN];
+      BenchResult a = { 0 }, b = { 0 };
+      fed.frames_in_flight = own.frames_in_flight = depths[i];
+      run_case (&fed, &a);
+      run_case (&own, &b);
+      g_print ("| %u | %.1f | %.1f | %.1f | %.1f |\n", depths[i], fps (&a),
+          100 * fps (&a) / pinned, fps (&b), 100 * fps (&b) / pageable);
+      g_free (a.memory);
+      g_free (a.error);
+      g_free (b.memory);
+      g_free (b.error);
+    }
+  }
+  if (!results[GRAY_BLUR].error && !results[BAD].error)
+    g_print ("ratio ours (a2) / gst-plugins-bad (c): %.1fx\n",
+        fps (&results[GRAY_BLUR]) / fps (&results[BAD]));
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
     g_free (results[i].memory);
     g_free (results[i].error);

@@ -20,7 +20,7 @@ rm -rf $dev/build/core/*.p
 cp $build/tests/test-* $dev/build/tests/ 2>/dev/null || true
 rm -rf $dev/build/tests/*.p
 cp $build/plugins/libgstcudafilters.so $dev/build/plugins/
-cp $build/bench/cf-bench $build/bench/cf-pipeline-bench $dev/build/bench/
+cp $build/bench/cf-bench $build/bench/cf-pipeline-bench $build/bench/cf-decode-bench $dev/build/bench/
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 cp /usr/lib/$arch/gstreamer-1.0/libgstcompositor.so $dev/plugins/
 if [ ! -f $dev/data/vtest.mp4 ]; then
@@ -28,8 +28,14 @@ if [ ! -f $dev/data/vtest.mp4 ]; then
         ! decodebin ! videoconvert ! video/x-raw,format=I420 ! openh264enc bitrate=1500000 \
         ! h264parse ! mp4mux ! filesink location=$dev/data/vtest.mp4
 fi
+# 1080p H.264 for the NVDEC pipelines (cf-decode-bench): 30 s, 900 frames.
+if [ ! -f $dev/data/city1080.mp4 ]; then
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=30 -c:v libx264 \
+        -preset veryfast -crf 36 -pix_fmt yuv420p $dev/data/city1080.mp4
+fi
 if [ ! -f $dev/rt/runtime.tar.xz ] || [ "${REBUNDLE:-0}" = 1 ]; then
     ../shared/device/bundle.sh $dev/rt --deps-of $dev/build/tests/test-* \
-        $dev/build/bench/cf-pipeline-bench $dev/build/plugins/libgstcudafilters.so $dev/plugins/*.so
+        $dev/build/bench/cf-pipeline-bench $dev/build/bench/cf-decode-bench \
+        $dev/build/plugins/libgstcudafilters.so $dev/plugins/*.so
 fi
 du -sh $dev

@@ -215,8 +215,19 @@ static cf_sched_slot *take_slot(cf_scheduler *s)
 cf_status cf_scheduler_submit(cf_scheduler *s, const cf_frame *src, const cf_frame *dst,
                               void *token)
 {
+    return cf_scheduler_submit_with_events(s, src, dst, token, NULL, NULL);
+}
+
+cf_status cf_scheduler_submit_with_events(cf_scheduler *s, const cf_frame *src,
+                                          const cf_frame *dst, void *token, cf_event wait,
+                                          cf_event signal)
+{
     if (!s || !src)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_scheduler_submit: NULL argument");
+    if (!s->gpu && (wait || signal))
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                            "%s runs on the CPU: GPU events cannot be waited for or recorded",
+                            s->name);
     CF_TRY(cf_frame_validate(src));
     if (dst)
         CF_TRY(cf_frame_validate(dst));
@@ -224,6 +235,8 @@ cf_status cf_scheduler_submit(cf_scheduler *s, const cf_frame *src, const cf_fra
     if (!slot)
         return cf_set_error(CF_ERROR_FLUSHING, "%s: flushing, frame not taken", s->name);
     slot->token = token;
+    slot->wait = wait;
+    slot->signal = signal;
     slot->src = *src;
     if (dst)
         slot->dst = *dst;

@@ -25,7 +25,10 @@ typedef struct cf_sched_slot {
     cf_event kernels_done;  /* the chain, before the download */
     cf_event done;          /* the last of the frame's GPU work */
     cf_frame stage_in;      /* device copy of a host src */
+    cf_frame stage_pinned;  /* pinned copy of a pageable src, for an asynchronous upload */
     cf_frame stage_out;     /* device result of the chain, for a host dst */
+    cf_event wait;          /* the caller's: the GPU waits for it before reading src */
+    cf_event signal;        /* the caller's: recorded after the frame's work */
 } cf_sched_slot;
 
 struct cf_scheduler {

@@ -10,6 +10,7 @@
  * CPU: the chain runs here, in the submitting thread. */
 #include <string.h>
 
+#include "parallel.h"
 #include "scheduler_internal.h"
 
 /* The format filter i writes: the given dst's for the last filter, else the
@@ -131,13 +132,30 @@ static cf_status queue_gpu(cf_scheduler *s, cf_sched_slot *slot, const cf_format
         cf_frame *to = s->n_filters == 0 ? dst : &slot->stage_in;
         if (to == &slot->stage_in)
             CF_TRY(ensure_frame(s, to, src->format, src->width, src->height, CF_MEMORY_DEVICE));
-        CF_TRY(copy_traced(s, slot, "upload", src, to, s->up));
+        const cf_frame *from = src;
+        if (src->memory == CF_MEMORY_HOST) {
+            /* The driver copies pageable memory through a bounce buffer of
+             * its own, one thread at a time, and the call waits for it. The
+             * process's worker threads copy it into pinned memory faster,
+             * and the DMA from there is asynchronous. */
+            CF_TRY(ensure_frame(s, &slot->stage_pinned, src->format, src->width, src->height,
+                                CF_MEMORY_PINNED_HOST));
+            cf_sched_trace_push(s, slot->sequence, "stage");
+            cf_parallel_copy_frame(src, &slot->stage_pinned, 0);
+            cf_sched_trace_pop();
+            from = &slot->stage_pinned;
+        }
+        CF_TRY(copy_traced(s, slot, "upload", from, to, s->up));
         *last = s->up;
         if (s->n_filters == 0)
             return CF_OK;
         CF_TRY(cf_event_record(slot->up_done, s->up));
         CF_TRY(cf_stream_wait_event(s->kernels, slot->up_done));
         cur = to;
+    } else if (slot->wait) {
+        /* The device src is still being written by its producer. */
+        CF_TRY(cf_stream_wait_event(s->n_filters == 0 && !dst_dev ? s->down : s->kernels,
+                                    slot->wait));
     }
     if (s->n_filters == 0) {
         *last = dst_dev ? s->kernels : s->down;
@@ -166,6 +184,8 @@ static cf_status run_gpu(cf_scheduler *s, cf_sched_slot *slot, const cf_format *
     cf_status st = queue_gpu(s, slot, formats, &last);
     if (st == CF_OK)
         st = cf_event_record(slot->done, last);
+    if (st == CF_OK && slot->signal)
+        st = cf_event_record(slot->signal, last);
     if (st == CF_OK) {
         slot->on_gpu = true;
         return CF_OK;
@@ -210,6 +230,7 @@ void cf_sched_slot_free(cf_sched_slot *slot)
     cf_event_destroy(&slot->kernels_done);
     cf_event_destroy(&slot->done);
     cf_frame_free(&slot->stage_in);
+    cf_frame_free(&slot->stage_pinned);
     cf_frame_free(&slot->stage_out);
     g_clear_pointer(&slot->message, g_free);
 }

@@ -12,6 +12,7 @@
 
 #include "gstcfbasetransformpriv.h"
 #include "gstcfcudapool.h"
+#include "gstcfpending.h"
 #include "gstcfpinned.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
@@ -47,9 +48,11 @@ ensure_cuda_pool (GstCfBaseTransform * self, GstBufferPool * pool, GstCaps * cap
 static void
 keep_only_video_meta (GstQuery * query)
 {
-  for (guint i = gst_query_get_n_allocation_metas (query); i > 0; i--)
-    if (gst_query_parse_nth_allocation_meta (query, i - 1, NULL) != GST_VIDEO_META_API_TYPE)
+  for (guint i = gst_query_get_n_allocation_metas (query); i > 0; i--) {
+    GType api = gst_query_parse_nth_allocation_meta (query, i - 1, NULL);
+    if (api != GST_VIDEO_META_API_TYPE && api != GST_CF_PENDING_META_API_TYPE)
       gst_query_remove_nth_allocation_meta (query, i - 1);
+  }
 }
 
 /* System-memory output on a GPU machine (cudadownload, staged filters):
@@ -110,20 +113,27 @@ gboolean
 gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstCfBaseTransform *self = GST_CF_BASE_TRANSFORM (trans);
+  GstCfBaseTransformPrivate *priv = gst_cf_base_transform_get_priv (self);
   GstBufferPool *pool = NULL;
   guint size = 0, min = 0, max = 0;
   gboolean have_pool = gst_query_get_n_allocation_pools (query) > 0;
   GstCaps *caps = NULL;
 
-  if (!gst_cf_base_transform_get_priv (self)->out_cuda && !gst_cf_base_transform_get_priv (self)->context)
-    return GST_CF_PARENT_CLASS->decide_allocation
-        (trans, query);
+  if (!priv->out_cuda && !priv->context)
+    return GST_CF_PARENT_CLASS->decide_allocation (trans, query);
 
   gst_query_parse_allocation (query, &caps, NULL);
   if (have_pool)
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+  /* Downstream (one of ours) can queue its GPU work behind ours: our
+   * outputs then leave as soon as their work is queued. */
+  priv->allocation_decided = TRUE;
+  priv->downstream_waits = priv->out_cuda && priv->context
+      && gst_query_find_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, NULL);
+  GST_DEBUG_OBJECT (self, "downstream %s wait for pending GPU work",
+      priv->downstream_waits ? "can" : "cannot");
   keep_only_video_meta (query);
-  if (!gst_cf_base_transform_get_priv (self)->out_cuda)
+  if (!priv->out_cuda)
     return decide_system_allocation (self, query, pool, caps, size, min, max);
   pool = caps ? ensure_cuda_pool (self, pool, caps, min, max, &size) : NULL;
   if (!pool) {
@@ -144,32 +154,41 @@ gst_cf_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery * d
     GstQuery * query)
 {
   GstCfBaseTransform *self = GST_CF_BASE_TRANSFORM (trans);
+  GstCudaContext *context = gst_cf_base_transform_get_priv (self)->context;
   GstCaps *caps = NULL;
   GstBufferPool *pool;
   guint size = 0, min = 0;
 
-  /* The parent forwards the query in passthrough and copies downstream's
-   * metas otherwise. */
-  if (!GST_CF_PARENT_CLASS->propose_allocation
-      (trans, decide_query, query))
-    return FALSE;
-  if (!decide_query)
-    return TRUE;
+  /* In passthrough the query goes on downstream (the parent's default),
+   * whose answer stands. */
+  if (gst_base_transform_is_passthrough (trans))
+    return GST_CF_PARENT_CLASS->propose_allocation (trans, decide_query, query);
+  /* Otherwise we answer ourselves: the parent keeps our own decision only
+   * sometimes (@decide_query may be NULL after a renegotiation), and
+   * without it would forward the query, and with it would copy downstream's
+   * metas, which we do not carry. */
   /* We map every frame through GstVideoMeta, so any strides are fine. */
   if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_cf_base_transform_get_priv (self)->context)
+  if (!caps || !context)
     return TRUE;
-  /* Enough buffers for the frames we keep in flight plus one upstream
-   * fills (more are made on demand: the pools are unbounded). */
-  min = MAX (gst_cf_base_transform_get_frames_in_flight (self), 1) + 1;
-  if (gst_cf_features_are_cuda (gst_caps_get_features (caps, 0)))
+  /* Buffers between upstream and us: up to its frames in flight and ours
+   * (both elements hold up to frames-in-flight: an element of ours, or a
+   * decoder's few), one being filled and one being pushed. Made when the
+   * pool starts, so a steady stream allocates nothing; more come on demand
+   * (the pools are unbounded). */
+  min = 2 * MAX (gst_cf_base_transform_get_frames_in_flight (self), 1) + 2;
+  if (gst_cf_features_are_cuda (gst_caps_get_features (caps, 0))) {
+    /* We can wait on the GPU for work still pending on our input. */
+    if (!gst_query_find_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, NULL))
+      gst_query_add_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, NULL);
     pool = ensure_cuda_pool (self, NULL, caps, min, 0, &size);
-  else
+  } else {
     /* System memory we copy to the GPU: pinned, so the copy is
      * asynchronous and at full PCIe speed. */
-    pool = gst_cf_pinned_pool_new (gst_cf_base_transform_get_priv (self)->context, caps, min, 0, &size);
+    pool = gst_cf_pinned_pool_new (context, caps, min, 0, &size);
+  }
   if (pool) {
     gst_query_add_allocation_pool (query, pool, size, min, 0);
     gst_object_unref (pool);

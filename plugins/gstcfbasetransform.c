@@ -24,6 +24,7 @@
 
 #include "gstcfbasetransformpriv.h"
 #include "gstcfframe.h"
+#include "gstcfpending.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
 #define GST_CAT_DEFAULT gst_cf_debug
@@ -200,7 +201,7 @@ gst_cf_base_transform_start (GstBaseTransform * trans)
         (NULL));
     return FALSE;
   }
-  ok = gst_cf_schedule_start (priv->schedule, filter, gpu,
+  ok = gst_cf_schedule_start (priv->schedule, filter, gpu ? priv->context : NULL,
       gst_cf_base_transform_get_frames_in_flight (self));
   if (gpu)
     gst_cuda_context_pop (NULL);
@@ -233,6 +234,7 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
   }
   priv->in_cuda = priv->out_cuda = FALSE;
   priv->path_reported = FALSE;
+  priv->allocation_decided = priv->downstream_waits = FALSE;
   return TRUE;
 }
 
@@ -331,6 +333,8 @@ gst_cf_base_transform_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstC
     return FALSE;
   priv->in_cuda = gst_cf_features_are_cuda (gst_caps_get_features (incaps, 0));
   priv->out_cuda = gst_cf_features_are_cuda (gst_caps_get_features (outcaps, 0));
+  /* decide_allocation follows (unless the caps make us a passthrough). */
+  priv->allocation_decided = priv->downstream_waits = FALSE;
   if ((priv->in_cuda || priv->out_cuda) && !priv->context) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
         ("CUDA memory was negotiated but the element has no CUDA context."), (NULL));
@@ -424,6 +428,11 @@ gst_cf_base_transform_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstVideoFrame in_frame, out_frame;
   cf_frame in, out;
   gboolean discont = priv->discont;
+  /* The producer of a CUDA input may still be writing it (a buffer from
+   * one of ours, gstcfpending.h); our output may leave before our own work
+   * is done when downstream can wait for it on the GPU. */
+  cf_event wait = priv->in_cuda ? gst_cf_buffer_pending_event (inbuf) : NULL;
+  gboolean early = priv->downstream_waits;
   GstFlowReturn ret;
 
   if (!gst_cf_frame_map (GST_ELEMENT (self), priv->context, &in_frame, inbuf, &priv->in_info,
@@ -442,16 +451,18 @@ gst_cf_base_transform_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   /* The frames stay mapped, and the buffers referenced, until the task is
    * done with them; the parent still holds and releases its own refs. */
   ret = gst_cf_schedule_submit (priv->schedule, gst_buffer_ref (inbuf), &in_frame, &in,
-      gst_buffer_ref (outbuf), &out_frame, &out, discont);
+      gst_buffer_ref (outbuf), &out_frame, &out, discont, wait, early);
   if (ret == GST_FLOW_OK) {
     priv->submitted = TRUE;
+    priv->submitted_early = early;
     priv->discont = FALSE;
   }
   return ret;
 }
 
 /* Every output leaves through the schedule, in order: a submitted frame
- * from the task, a passthrough buffer behind the frames before it. */
+ * from the task (or at once, when downstream waits on the GPU), a
+ * passthrough buffer behind the frames before it. */
 static GstFlowReturn
 gst_cf_base_transform_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 {
@@ -465,13 +476,27 @@ gst_cf_base_transform_generate_output (GstBaseTransform * trans, GstBuffer ** ou
   if (ret != GST_FLOW_OK || !*outbuf)
     return ret;
   if (priv->submitted) {
+    /* The schedule holds its own reference. */
     gst_buffer_unref (*outbuf);
     *outbuf = NULL;
-    return GST_FLOW_OK;
+    return priv->submitted_early ? gst_cf_schedule_push_early (priv->schedule) : GST_FLOW_OK;
+  }
+  /* Passthrough. An input from one of ours may carry pending work: fine
+   * for a downstream that waits on the GPU, and for caps passthrough (the
+   * ALLOCATION query went through us, so upstream added the meta only if
+   * downstream takes it); otherwise (a filter that became an identity after
+   * its allocation was decided) the host waits here. */
+  if (priv->allocation_decided && !priv->downstream_waits
+      && !gst_cf_buffer_finish_pending (*outbuf)) {
+    GST_ELEMENT_ERROR (trans, STREAM, FAILED, ("GPU work on a frame failed: %s",
+            cf_last_error ()), (NULL));
+    gst_clear_buffer (outbuf);
+    return GST_FLOW_ERROR;
   }
   discont = priv->discont;
   priv->discont = FALSE;
-  ret = gst_cf_schedule_push_ready (priv->schedule, *outbuf, discont);
+  ret = gst_cf_schedule_push_ready (priv->schedule, *outbuf, discont,
+      priv->allocation_decided && priv->downstream_waits);
   *outbuf = NULL;
   return ret;
 }

@@ -27,6 +27,9 @@ typedef struct
   GstCfSchedule *schedule;   /* frames in flight; its scheduler lives from start() to stop() */
   gboolean discont;          /* the next output is a discontinuity (streaming thread) */
   gboolean submitted;        /* transform() handed the current output to the schedule */
+  gboolean submitted_early;  /* ... to be pushed at once, carrying its pending work */
+  gboolean allocation_decided; /* decide_allocation ran for the current caps */
+  gboolean downstream_waits; /* downstream takes GstCfPendingMeta (gstcfpending.h) */
   GstPadActivateModeFunction src_activate_mode; /* GstBaseTransform's, chained to */
 } GstCfBaseTransformPrivate;
 

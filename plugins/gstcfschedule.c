@@ -3,6 +3,7 @@
 #include "config.h"
 #endif
 
+#include "gstcfpending.h"
 #include "gstcfschedule.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
@@ -17,6 +18,7 @@ typedef struct
   gboolean in_mapped, out_mapped;
   gboolean scheduled;           /* in the cf_scheduler, which gives it back */
   gboolean discont;
+  GstCfEvent *event;            /* recorded after the frame's work (early pushes); kept */
 } GstCfRecord;
 
 struct _GstCfSchedule
@@ -26,6 +28,14 @@ struct _GstCfSchedule
   cf_scheduler *scheduler;      /* streaming thread and task; set in start() */
   cf_filter *filters[1];
   guint depth;
+  GstCudaContext *context;      /* GPU: the scheduler's; events are made in it */
+
+  /* An early submit's output, pushed by gst_cf_schedule_push_early()
+   * (streaming thread only). */
+  GstBuffer *early_buf;
+  GstCfEvent *early_event;
+  guint64 early_sequence;
+  gboolean early_discont;
 
   GMutex lock;
   GCond cond;                   /* queue changed, push done, flushing */
@@ -76,27 +86,32 @@ gst_cf_schedule_free (GstCfSchedule * sched)
   g_warn_if_fail (sched->scheduler == NULL);
   while ((rec = g_queue_pop_head (&sched->queue))) {
     record_clear (rec);
+    gst_cf_event_unref (rec->event);
     g_free (rec);
   }
-  while ((rec = g_queue_pop_head (&sched->spare)))
+  while ((rec = g_queue_pop_head (&sched->spare))) {
+    gst_cf_event_unref (rec->event);
     g_free (rec);
+  }
   g_cond_clear (&sched->cond);
   g_mutex_clear (&sched->lock);
   g_free (sched);
 }
 
 gboolean
-gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter, gboolean gpu, guint depth)
+gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter, GstCudaContext * context,
+    guint depth)
 {
   cf_scheduler_params params = {
     .filters = sched->filters,
     .n_filters = filter ? 1 : 0,
     .depth = (int) depth,
-    .backend = gpu ? CF_BACKEND_CUDA : CF_BACKEND_CPU,
+    .backend = context ? CF_BACKEND_CUDA : CF_BACKEND_CPU,
     .name = GST_OBJECT_NAME (sched->element),
   };
 
   g_return_val_if_fail (sched->scheduler == NULL, FALSE);
+  gst_object_replace ((GstObject **) & sched->context, (GstObject *) context);
   sched->filters[0] = filter;
   sched->depth = depth;
   sched->srcresult = GST_FLOW_OK;
@@ -129,9 +144,19 @@ drop_all (GstCfSchedule * sched)
 void
 gst_cf_schedule_stop (GstCfSchedule * sched)
 {
+  GstCfRecord *rec;
+
   gst_cf_schedule_stop_task (sched);
   drop_all (sched);
   cf_scheduler_destroy (&sched->scheduler);
+  gst_clear_buffer (&sched->early_buf);
+  g_clear_pointer (&sched->early_event, gst_cf_event_unref);
+  /* Events belong to the context, which goes now. */
+  for (GList * l = sched->spare.head; l; l = l->next) {
+    rec = l->data;
+    g_clear_pointer (&rec->event, gst_cf_event_unref);
+  }
+  gst_clear_object (&sched->context);
 }
 
 /* ---- the task ---- */
@@ -162,7 +187,8 @@ finish_head (GstCfSchedule * sched, GstCfRecord * rec, cf_status * status, gchar
   return TRUE;
 }
 
-/* Pushes a record's output, or drops it when the stream has stopped. */
+/* Pushes a record's output, or drops it when the stream has stopped. A
+ * record whose output left early has none. */
 static GstFlowReturn
 push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
 {
@@ -170,6 +196,8 @@ push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
 
   rec->outbuf = NULL;
   record_clear (rec);
+  if (!out)
+    return stopped;
   if (stopped != GST_FLOW_OK) {
     gst_buffer_unref (out);
     return stopped;
@@ -264,13 +292,24 @@ take_record (GstCfSchedule * sched)
   return rec ? rec : g_new0 (GstCfRecord, 1);
 }
 
+/* The record's event, made on first use; NULL with cf_last_error() set. */
+static GstCfEvent *
+record_event (GstCfSchedule * sched, GstCfRecord * rec)
+{
+  if (!rec->event && sched->context)
+    rec->event = gst_cf_event_new (sched->context);
+  return rec->event;
+}
+
 GstFlowReturn
 gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame * in_map,
     const cf_frame * in, GstBuffer * outbuf, GstVideoFrame * out_map, const cf_frame * out,
-    gboolean discont)
+    gboolean discont, cf_event wait, gboolean early)
 {
   GstCfRecord *rec;
   GstFlowReturn ret;
+  GstCfEvent *signal = NULL;
+  guint64 sequence = 0;
   cf_status st;
 
   g_mutex_lock (&sched->lock);
@@ -285,8 +324,17 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
   rec->out_map = *out_map;
   rec->in_mapped = rec->out_mapped = TRUE;
   rec->discont = discont;
+  if (ret == GST_FLOW_OK && early) {
+    /* The record is free, so the work its event marked last is done:
+     * a new record of it can begin. */
+    if ((signal = record_event (sched, rec)))
+      sequence = gst_cf_event_next (signal);
+    else
+      early = FALSE;            /* no event: push once done, as for others */
+  }
   if (ret == GST_FLOW_OK) {
-    st = cf_scheduler_submit (sched->scheduler, in, out, rec);
+    st = cf_scheduler_submit_with_events (sched->scheduler, in, out, rec, wait,
+        early ? gst_cf_event_get (signal) : NULL);
     if (st == CF_ERROR_FLUSHING) {
       ret = GST_FLOW_FLUSHING;
     } else if (st != CF_OK) {
@@ -294,6 +342,16 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
           ("%s", cf_status_name (st)));
       ret = GST_FLOW_ERROR;
     }
+  }
+  if (ret == GST_FLOW_OK && early) {
+    /* Device pointers stay valid without the map; the buffer goes now. */
+    gst_video_frame_unmap (&rec->out_map);
+    rec->out_mapped = FALSE;
+    sched->early_buf = rec->outbuf;
+    sched->early_event = gst_cf_event_ref (signal);
+    sched->early_sequence = sequence;
+    sched->early_discont = discont;
+    rec->outbuf = NULL;
   }
   g_mutex_lock (&sched->lock);
   if (ret == GST_FLOW_OK) {
@@ -312,8 +370,40 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
   return ret;
 }
 
+/* Records a flow the stream stopped with, as the task does. */
+static void
+note_flow (GstCfSchedule * sched, GstFlowReturn ret)
+{
+  if (ret == GST_FLOW_OK)
+    return;
+  g_mutex_lock (&sched->lock);
+  if (sched->srcresult == GST_FLOW_OK)
+    sched->srcresult = ret;
+  g_cond_broadcast (&sched->cond);
+  g_mutex_unlock (&sched->lock);
+}
+
 GstFlowReturn
-gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer, gboolean discont)
+gst_cf_schedule_push_early (GstCfSchedule * sched)
+{
+  GstBuffer *buf = sched->early_buf;
+  GstFlowReturn ret;
+
+  g_return_val_if_fail (buf != NULL, GST_FLOW_ERROR);
+  sched->early_buf = NULL;
+  buf = gst_buffer_make_writable (buf);
+  if (sched->early_discont)
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  gst_cf_buffer_set_pending (buf, sched->early_event, sched->early_sequence);
+  g_clear_pointer (&sched->early_event, gst_cf_event_unref);
+  ret = gst_pad_push (sched->srcpad, buf);
+  note_flow (sched, ret);
+  return ret;
+}
+
+GstFlowReturn
+gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer, gboolean discont,
+    gboolean early)
 {
   GstCfRecord *rec;
   GstFlowReturn ret;
@@ -325,15 +415,18 @@ gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer, gboolean 
     gst_buffer_unref (buffer);
     return ret;
   }
-  if (g_queue_is_empty (&sched->queue) && !sched->pushing) {
-    /* Nothing before it: no thread change. The task cannot start pushing
-     * meanwhile, since only this thread queues. */
+  if (early || (g_queue_is_empty (&sched->queue) && !sched->pushing)) {
+    /* Nothing before it waits for the task (early: everything before left
+     * at once): no thread change. The task cannot start pushing meanwhile,
+     * since only this thread queues. */
     g_mutex_unlock (&sched->lock);
     if (discont && !GST_BUFFER_IS_DISCONT (buffer)) {
       buffer = gst_buffer_make_writable (buffer);
       GST_BUFFER_FLAG_SET (buffer, GST_BUFFER_FLAG_DISCONT);
     }
-    return gst_pad_push (sched->srcpad, buffer);
+    ret = gst_pad_push (sched->srcpad, buffer);
+    note_flow (sched, ret);
+    return ret;
   }
   rec = take_record (sched);
   rec->outbuf = buffer;

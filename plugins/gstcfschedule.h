@@ -14,6 +14,7 @@
 #ifndef GST_CF_SCHEDULE_H
 #define GST_CF_SCHEDULE_H
 
+#include <gst/cuda/gstcudacontext.h>
 #include <gst/video/video.h>
 
 #include <cudafilters/cudafilters.h>
@@ -29,29 +30,42 @@ GstCfSchedule *gst_cf_schedule_new (GstElement * element, GstPad * srcpad);
 void gst_cf_schedule_free (GstCfSchedule * sched);
 
 /* Makes the scheduler that runs @filter (NULL: a pure copy, upload or
- * download) on the GPU when @gpu (in the CUDA context current now) or on
- * the CPU, with @depth frames in flight at most. FALSE with cf_last_error()
- * set on failure. */
-gboolean gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter, gboolean gpu,
-    guint depth);
+ * download) on the GPU in @context (pushed by the caller; NULL: on the CPU),
+ * with @depth frames in flight at most. FALSE with cf_last_error() set on
+ * failure. */
+gboolean gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter,
+    GstCudaContext * context, guint depth);
 /* Stops the task, drops every frame and buffer held, and frees the
  * scheduler (which makes its own context current). Safe to call twice. */
 void gst_cf_schedule_stop (GstCfSchedule * sched);
 
 /* Submits the frame @in -> @out. Takes @inbuf and @outbuf and the two
  * mapped frames (@in_map, @out_map: unmapped once the work is done; the
- * cf_frames describe their planes). Waits while the element has its depth
- * of buffers queued. @discont marks the output DISCONT. Returns GST_FLOW_OK,
- * or the flow that stops the stream (FLUSHING, a failed push's, ERROR after
- * a frame's failure) with nothing kept. */
+ * cf_frames describe their planes). The GPU waits for @wait (NULL: none),
+ * the pending work of @inbuf, before reading it. Waits while the element
+ * has its depth of buffers queued. @discont marks the output DISCONT.
+ *
+ * @early (downstream reads GstCfPendingMeta, gstcfpending.h): @outbuf is
+ * not pushed by the task but by gst_cf_schedule_push_early(), at once,
+ * carrying the event of its work; the task only lets the input go once
+ * that work is done.
+ *
+ * Returns GST_FLOW_OK, or the flow that stops the stream (FLUSHING, a
+ * failed push's, ERROR after a frame's failure) with nothing kept. */
 GstFlowReturn gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf,
     GstVideoFrame * in_map, const cf_frame * in, GstBuffer * outbuf, GstVideoFrame * out_map,
-    const cf_frame * out, gboolean discont);
+    const cf_frame * out, gboolean discont, cf_event wait, gboolean early);
+
+/* After an early submit, once the caller holds no reference of its own to
+ * the output (so it is writable): pushes it with its pending meta, from the
+ * calling thread. */
+GstFlowReturn gst_cf_schedule_push_early (GstCfSchedule * sched);
 
 /* Pushes @buffer (taken) after everything queued before it, from the
- * calling thread when nothing is queued. */
+ * calling thread when nothing is queued or when @early (outputs leave at
+ * once, see gst_cf_schedule_submit). */
 GstFlowReturn gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer,
-    gboolean discont);
+    gboolean discont, gboolean early);
 
 /* Waits until everything handed over so far has been pushed. Returns the
  * flow of the pushes (GST_FLOW_OK, or what stopped them), GST_FLOW_FLUSHING

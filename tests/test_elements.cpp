@@ -909,3 +909,119 @@ TEST_F(Elements, QosDropsFramesThatWouldBeLate)
     EXPECT_FALSE(late_frame_comes_out(true));
     EXPECT_TRUE(late_frame_comes_out(false)) << "without QoS the frame is processed";
 }
+
+namespace {
+
+// Counts buffers carrying our pending-work meta at a pad.
+struct MetaCount {
+    int with = 0, without = 0;
+    static GstPadProbeReturn probe(GstPad *, GstPadProbeInfo *info, gpointer data)
+    {
+        auto *c = (MetaCount *)data;
+        GType api = g_type_from_name("GstCfPendingMetaAPI");
+        bool has = api && gst_buffer_get_meta(GST_PAD_PROBE_INFO_BUFFER(info), api);
+        (has ? c->with : c->without)++;
+        return GST_PAD_PROBE_OK;
+    }
+};
+
+// 12 frames of videotestsrc (RGBA 320x240) through `chain` into an appsink:
+// each entry a GType name of ours ("GstCfCudaUpload", since nvcodec may
+// own the factory name), a factory with properties ("cudablur sigma=2"), or
+// caps ("video/x-raw(memory:CUDAMemory)"). counts[i] counts pending metas
+// leaving chain[i]. Returns plane 0 of every output, rows packed, read
+// through the negotiated caps (so strides and padding do not matter).
+std::vector<uint8_t> run_counting(const std::vector<std::string> &chain, std::vector<MetaCount> &counts)
+{
+    GstElement *p = gst_pipeline_new(nullptr);
+    GstElement *prev = gst_parse_bin_from_description(
+        "videotestsrc num-buffers=12 pattern=ball ! video/x-raw,format=RGBA,width=320,height=240", TRUE, nullptr);
+    gst_bin_add(GST_BIN(p), prev);
+    counts.assign(chain.size(), MetaCount());
+    for (size_t i = 0; i < chain.size(); i++) {
+        const std::string &c = chain[i];
+        GstElement *e;
+        if (c.rfind("Gst", 0) == 0) {
+            e = ours(c.c_str());
+        } else if (c.rfind("video/", 0) == 0) {
+            e = gst_element_factory_make("capsfilter", nullptr);
+            GstCaps *caps = gst_caps_from_string(c.c_str());
+            g_object_set(e, "caps", caps, nullptr);
+            gst_caps_unref(caps);
+        } else {
+            e = gst_parse_launch(c.c_str(), nullptr);
+        }
+        EXPECT_NE(e, nullptr) << c;
+        gst_bin_add(GST_BIN(p), e);
+        EXPECT_TRUE(gst_element_link(prev, e)) << c;
+        GstPad *pad = gst_element_get_static_pad(e, "src");
+        gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, MetaCount::probe, &counts[i], nullptr);
+        gst_object_unref(pad);
+        prev = e;
+    }
+    GstElement *sink = gst_element_factory_make("appsink", nullptr);
+    g_object_set(sink, "sync", FALSE, nullptr);
+    gst_bin_add(GST_BIN(p), sink);
+    EXPECT_TRUE(gst_element_link(prev, sink));
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    std::vector<uint8_t> bytes;
+    GstSample *s;
+    while ((s = gst_app_sink_pull_sample(GST_APP_SINK(sink)))) {
+        GstVideoInfo info;
+        GstVideoFrame frame;
+        EXPECT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(s)));
+        EXPECT_TRUE(gst_video_frame_map(&frame, &info, gst_sample_get_buffer(s), GST_MAP_READ));
+        auto *d = (const uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&frame, 0);
+        int row = GST_VIDEO_FRAME_COMP_WIDTH(&frame, 0) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, 0);
+        for (int y = 0; y < GST_VIDEO_FRAME_HEIGHT(&frame); y++)
+            bytes.insert(bytes.end(), d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0),
+                         d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0) + row);
+        gst_video_frame_unmap(&frame);
+        gst_sample_unref(s);
+    }
+    GstBus *bus = gst_element_get_bus(p);
+    GstMessage *err = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+    EXPECT_EQ(err, nullptr) << "pipeline error";
+    if (err) gst_message_unref(err);
+    gst_object_unref(bus);
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(p);
+    return bytes;
+}
+
+} // namespace
+
+TEST_F(Elements, BuffersLeaveEarlyOnlyTowardsOurElements)
+{
+    // Between our elements a frame goes on as soon as its GPU work is
+    // queued, carrying the event of that work; towards anything else
+    // (cudadownload's system memory, appsink) it leaves finished. The
+    // results are the same either way.
+    const size_t frame = 320 * 240;
+    std::vector<MetaCount> counts;
+    auto direct = run_counting({ "cudagray", "cudablur sigma=2", "video/x-raw" }, counts);
+    ASSERT_EQ(direct.size(), 12 * frame);
+    auto chain = run_counting({ "GstCfCudaUpload", "cudagray", "cudablur sigma=2", "GstCfCudaDownload" }, counts);
+    EXPECT_TRUE(chain == direct);
+    if (!cftest::gpu_available()) {
+        for (auto &c : counts) EXPECT_EQ(c.with, 0) << "no GPU: nothing is pending";
+        return;
+    }
+    EXPECT_EQ(counts[0].with, 12) << "cudaupload -> cudagray";
+    EXPECT_EQ(counts[1].with, 12) << "cudagray -> cudablur";
+    EXPECT_EQ(counts[2].with, 12) << "cudablur -> cudadownload";
+    EXPECT_EQ(counts[3].with, 0) << "cudadownload -> appsink: finished system memory";
+    // CUDA memory into a foreign element: finished, no meta.
+    auto gray = run_counting({ "cudagray", "video/x-raw" }, counts);
+    auto cuda_out = run_counting({ "GstCfCudaUpload", "cudagray", "video/x-raw(memory:CUDAMemory)" }, counts);
+    ASSERT_EQ(gray.size(), 12 * frame);
+    EXPECT_TRUE(cuda_out == gray);
+    EXPECT_EQ(counts[0].with, 12) << "cudaupload -> cudagray";
+    EXPECT_EQ(counts[1].with, 0) << "cudagray -> appsink";
+    // A filter that is an identity (sigma=0.01) passes its input through;
+    // towards a foreign element it waits for the work still pending on it.
+    auto through = run_counting({ "GstCfCudaUpload", "cudagray", "cudablur sigma=0.01",
+                                  "video/x-raw(memory:CUDAMemory)" }, counts);
+    EXPECT_TRUE(through == cuda_out);
+    EXPECT_EQ(counts[1].with, 12) << "cudagray -> cudablur (an element of ours)";
+}

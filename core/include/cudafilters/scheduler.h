@@ -150,6 +150,20 @@ CF_API bool cf_scheduler_uses_gpu(const cf_scheduler *sched);
 CF_API cf_status cf_scheduler_submit(cf_scheduler *sched, const cf_frame *src,
                                      const cf_frame *dst, void *token);
 
+/* cf_scheduler_submit() with GPU events around the frame's work, for
+ * chains of schedulers that hand frames on before their work is done (the
+ * GStreamer elements do: each element's output leaves at once, carrying the
+ * event of its work). The GPU work that reads a device `src` first waits,
+ * on the GPU, for `wait` (NULL: none): the event of the work that produces
+ * src. `signal` (NULL: none), an event of the caller's, is recorded after
+ * the frame's work, so a consumer can queue its own work behind it. Both
+ * belong to the scheduler's CUDA context (or one of the same device). The
+ * CPU backend takes neither (CF_ERROR_INVALID_ARGUMENT). Otherwise as
+ * cf_scheduler_submit(). */
+CF_API cf_status cf_scheduler_submit_with_events(cf_scheduler *sched, const cf_frame *src,
+                                                 const cf_frame *dst, void *token,
+                                                 cf_event wait, cf_event signal);
+
 typedef struct cf_scheduler_result {
     void *token;      /* as given to cf_scheduler_submit() */
     int64_t sequence; /* 0 for the first frame submitted, then 1, 2, ... */
