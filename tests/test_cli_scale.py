@@ -401,6 +401,9 @@ class Reports(Case):
                           (self.src("a.mp4"), "interrupted before it started"),
                           (self.src("b.mp4"), "interrupted before it started")])
         self.assertEqual((lines[4]["interrupted"], lines[4]["failed"]), (True, 3))
+        self.assertIn("cudafilters: %s: interrupted" % self.src("long.mp4"), err)
+        self.assertIn("cudafilters batch: interrupted: 2 files not started", err)
+        self.assertNotIn("%s: interrupted" % self.src("a.mp4"), err)
 
 
 class Devices(Case):

@@ -29,6 +29,7 @@ typedef struct batch {
     GMutex lock;        /* guards the fields below and stderr */
     GCond changed;
     int finished, failed, skipped;
+    int not_started;    /* left when a stop was requested */
     int *gpu_load;      /* running children per GPU */
     bool line_shown;    /* a progress line is on the terminal */
 } batch;
@@ -225,11 +226,12 @@ static void finish(batch *b, cli_batch_file *f, int gpu, const GString *messages
 static void run_file(batch *b, cli_batch_file *f)
 {
     if (cli_stop_requested) {
-        GString *msg = g_string_new(NULL);
-        g_string_printf(msg, "cudafilters: %s: interrupted before it started\n", f->in);
+        /* One line for all of them at the end; each has its report line. */
         f->last_message = g_strdup("interrupted before it started");
-        finish(b, f, -1, msg);
-        g_string_free(msg, TRUE);
+        finish(b, f, -1, NULL);
+        g_mutex_lock(&b->lock);
+        b->not_started++;
+        g_mutex_unlock(&b->lock);
         return;
     }
     int gpu = take_gpu(b);
@@ -374,6 +376,9 @@ cli_batch_result cli_batch_run(cli_batch_file *files, int n, const cli_batch_opt
     wait_all(&b, t0); /* every file ends in finish(), run or failed up front */
     g_thread_pool_free(pool, FALSE, TRUE);
     double seconds = cli_now() - t0;
+    if (b.not_started)
+        fprintf(stderr, "cudafilters batch: interrupted: %d file%s not started\n", b.not_started,
+                b.not_started == 1 ? "" : "s");
     if (opts->progress)
         fprintf(stderr, "%d of %d files done (%d skipped: their outputs exist), %d failed, in "
                         "%.1f s\n", n - b.failed, n, b.skipped, b.failed, seconds);

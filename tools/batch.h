@@ -53,8 +53,8 @@ typedef struct cli_batch_result {
 /* Runs every file not failed or skipped up front, `parallel` at a time, each
  * on the GPU with the fewest running children (cli_devices_pick). Once a
  * stop is requested (Ctrl-C, SIGTERM) no new file starts; those left fail as
- * "interrupted before it started". Failures are printed to stderr as they
- * happen ("cudafilters: FILE: why"). Each file's summary goes to the report
+ * "interrupted before it started" (one line on stderr says how many). Other
+ * failures are printed to stderr as they happen ("cudafilters: FILE: why"). Each file's summary goes to the report
  * as it ends. With json, prints {"files": [...], "total", "failed",
  * "skipped", "seconds"} on stdout. */
 cli_batch_result cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts);
