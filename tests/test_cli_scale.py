@@ -368,6 +368,19 @@ class Reports(Case):
         self.assertIn("not reported (their runs did not end):\n  y.mp4 (shard 1/3 on node7 "
                       "(Slurm job 9_1), started 2026-01-02T03:04:05.000Z)", text)
 
+    def test_merge_leaves_out_lines_of_other_shapes(self):
+        report = os.path.join(self.dir, "odd.jsonl")
+        with open(report, "w") as f:
+            f.write('{"run": "start", "inputs": [1, {"a": 2}, "z.mp4"]}\n'
+                    '{"input": "z.mp4", "ok": "yes", "frames_out": "x", "seconds": [1]}\n'
+                    '{"input": {"x": 1}}\n[1, 2]\n{"run": "end", "interrupted": 3}\n')
+        rc, summary, err = self.merge(report, json_out=True)
+        self.assertEqual(rc, 1)
+        self.assertEqual(err.count("not a report line (left out)"), 2, err)
+        self.assertNotIn("CRITICAL", err)
+        self.assertEqual((summary["files"], summary["failed"], summary["frames"],
+                          summary["unreadable_lines"]), (1, 1, 0, 2))
+
     def test_merge_usage_errors(self):
         self.assertEqual(self.merge(os.path.join(self.dir, "nothing-here.jsonl"))[0], 2)
         self.assertEqual(self.tool("report")[0], 2)

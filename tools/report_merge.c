@@ -69,9 +69,30 @@ static void free_run(gpointer p)
     g_free(r);
 }
 
+/* Members of a line, or the default where a line (written by hand, or by
+ * another version) lacks one or holds another kind of value there. */
+static JsonNode *value_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = json_object_get_member(o, name);
+    return n && JSON_NODE_HOLDS_VALUE(n) ? n : NULL;
+}
+
 static const char *str_member(JsonObject *o, const char *name)
 {
-    return json_object_get_string_member_with_default(o, name, NULL);
+    JsonNode *n = value_member(o, name);
+    return n && json_node_get_value_type(n) == G_TYPE_STRING ? json_node_get_string(n) : NULL;
+}
+
+static bool bool_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = value_member(o, name);
+    return n && json_node_get_value_type(n) == G_TYPE_BOOLEAN && json_node_get_boolean(n);
+}
+
+static double num_member(JsonObject *o, const char *name)
+{
+    JsonNode *n = value_member(o, name);
+    return n && json_node_get_value_type(n) != G_TYPE_STRING ? json_node_get_double(n) : 0;
 }
 
 static file_rec *file_of(merge *m, const char *input)
@@ -92,15 +113,14 @@ static file_rec *file_of(merge *m, const char *input)
 static void take_file(merge *m, JsonObject *o, const char *input)
 {
     file_rec *f = file_of(m, input);
-    bool ok = json_object_get_boolean_member_with_default(o, "ok", FALSE);
-    bool skipped = json_object_get_boolean_member_with_default(o, "skipped", FALSE);
+    bool ok = bool_member(o, "ok"), skipped = bool_member(o, "skipped");
     if (ok && skipped) {
         f->state = f->made ? TRANSCODED : SKIPPED;
     } else if (ok) {
         f->state = TRANSCODED;
         f->made = true;
-        f->frames = json_object_get_int_member_with_default(o, "frames_out", 0);
-        f->seconds = json_object_get_double_member_with_default(o, "seconds", 0);
+        f->frames = (int64_t)num_member(o, "frames_out");
+        f->seconds = num_member(o, "seconds");
     } else {
         const char *why = str_member(o, "error");
         g_free(f->error);
@@ -111,9 +131,9 @@ static void take_file(merge *m, JsonObject *o, const char *input)
 
 static run_rec *run_of(merge *m, JsonObject *o)
 {
-    char *key = g_strdup_printf("%s/%" G_GINT64_FORMAT "/%s", str_member(o, "host"),
-                                json_object_get_int_member_with_default(o, "pid", 0),
-                                str_member(o, "started"));
+    const char *host = str_member(o, "host"), *started = str_member(o, "started");
+    char *key = g_strdup_printf("%s/%.0f/%s", host ? host : "", num_member(o, "pid"),
+                                started ? started : "");
     run_rec *r = g_hash_table_lookup(m->runs, key);
     if (!r) {
         r = g_new0(run_rec, 1);
@@ -143,10 +163,13 @@ static void take_run(merge *m, JsonObject *o, const char *which)
     run_rec *r = run_of(m, o);
     if (!strcmp(which, "start")) {
         m->started = r->started ? r->started : "";
-        JsonArray *inputs = json_object_get_array_member(o, "inputs");
+        JsonNode *list = json_object_get_member(o, "inputs");
+        JsonArray *inputs = list && JSON_NODE_HOLDS_ARRAY(list) ? json_node_get_array(list) : NULL;
         char *who = describe_run(r);
         for (guint i = 0; inputs && i < json_array_get_length(inputs); i++) {
-            const char *in = json_array_get_string_element(inputs, i);
+            JsonNode *e = json_array_get_element(inputs, i);
+            const char *in = JSON_NODE_HOLDS_VALUE(e) && json_node_get_value_type(e) == G_TYPE_STRING
+                                 ? json_node_get_string(e) : NULL;
             file_rec *f = in ? file_of(m, in) : NULL;
             if (f && f->state == NOT_REPORTED) {
                 g_free(f->listed_by);
@@ -156,7 +179,7 @@ static void take_run(merge *m, JsonObject *o, const char *which)
         g_free(who);
     } else {
         r->ended = true;
-        r->interrupted = json_object_get_boolean_member_with_default(o, "interrupted", FALSE);
+        r->interrupted = bool_member(o, "interrupted");
         g_free(r->finished);
         r->finished = g_strdup(str_member(o, "finished"));
     }
@@ -321,9 +344,9 @@ static void print_text(const merge *m, const totals *t)
     printf("%d report file%s, %d run%s (%d interrupted, %d did not finish)\n", m->reports,
            m->reports == 1 ? "" : "s", t->runs, t->runs == 1 ? "" : "s", t->interrupted,
            t->unfinished);
-    printf("%d files: %d done (%d transcoded, %d skipped: their outputs existed), %d failed, "
-           "%d not reported\n", t->files, t->transcoded + t->skipped, t->transcoded, t->skipped,
-           t->failed, t->not_reported);
+    printf("%d file%s: %d done (%d transcoded, %d skipped: their outputs existed), %d failed, "
+           "%d not reported\n", t->files, t->files == 1 ? "" : "s", t->transcoded + t->skipped,
+           t->transcoded, t->skipped, t->failed, t->not_reported);
     printf("%" PRId64 " frames transcoded in %.1f s of file time: %.1f frames/s\n", t->frames,
            t->seconds, t->seconds > 0 ? (double)t->frames / t->seconds : 0);
     double wall = span(t->first, t->last);
