@@ -9,7 +9,9 @@
  *    ("input", "output", "ok", "skipped", "error", "frames_out", "seconds", ...)
  *   {"run": "end", "shard", "host", "pid", "started" (as in its start line),
  *    "finished": T, "seconds", "files", "done", "skipped", "failed", "interrupted"}
- * Times are UTC, ISO 8601 with milliseconds. */
+ * Times are UTC, ISO 8601 with milliseconds. A file line belongs to the run
+ * whose start line precedes it, so one report file must not be appended to
+ * by two runs at the same time (each shard has its own). */
 #ifndef CLI_REPORT_H
 #define CLI_REPORT_H
 
