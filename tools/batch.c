@@ -12,6 +12,8 @@
 
 #include <glib/gstdio.h>
 
+#include "devices.h"
+#include "report.h"
 #include "run.h"
 #include "util.h"
 
@@ -26,7 +28,8 @@ typedef struct batch {
     const cli_batch_opts *opts;
     GMutex lock;        /* guards the fields below and stderr */
     GCond changed;
-    int finished, failed;
+    int finished, failed, skipped;
+    int not_started;    /* left when a stop was requested */
     int *gpu_load;      /* running children per GPU */
     bool line_shown;    /* a progress line is on the terminal */
 } batch;
@@ -53,10 +56,7 @@ static int take_gpu(batch *b)
     if (b->opts->n_gpus == 0)
         return -1;
     g_mutex_lock(&b->lock);
-    int best = 0;
-    for (int i = 1; i < b->opts->n_gpus; i++)
-        if (b->gpu_load[i] < b->gpu_load[best])
-            best = i;
+    int best = cli_devices_pick(b->gpu_load, b->opts->n_gpus);
     b->gpu_load[best]++;
     g_mutex_unlock(&b->lock);
     return best;
@@ -193,14 +193,26 @@ static void reap(batch *b, cli_batch_file *f, child *c)
     }
 }
 
+static JsonNode *file_node(const cli_batch_file *f);
+
+/* A file has ended (run, failed or skipped up front): counts it, writes its
+ * report line, prints its messages. */
 static void finish(batch *b, cli_batch_file *f, int gpu, const GString *messages)
 {
+    f->summary = file_node(f);
+    JsonObject *o = json_node_get_object(f->summary);
+    f->skipped = f->ok && json_object_get_boolean_member_with_default(o, "skipped", FALSE);
+    json_object_set_boolean_member(o, "skipped", f->skipped);
     g_mutex_lock(&b->lock);
     if (gpu >= 0)
         b->gpu_load[gpu]--;
     b->finished++;
     if (!f->ok)
         b->failed++;
+    if (f->skipped)
+        b->skipped++;
+    if (b->opts->report)
+        cli_report_file(b->opts->report, f->summary);
     if (messages && messages->len) {
         clear_line(b);
         fputs(messages->str, stderr);
@@ -213,6 +225,15 @@ static void finish(batch *b, cli_batch_file *f, int gpu, const GString *messages
 
 static void run_file(batch *b, cli_batch_file *f)
 {
+    if (cli_stop_requested) {
+        /* One line for all of them at the end; each has its report line. */
+        f->last_message = g_strdup("interrupted before it started");
+        finish(b, f, -1, NULL);
+        g_mutex_lock(&b->lock);
+        b->not_started++;
+        g_mutex_unlock(&b->lock);
+        return;
+    }
     int gpu = take_gpu(b);
     child c = { 0 };
     GError *error = NULL;
@@ -280,29 +301,34 @@ static void wait_all(batch *b, double t0)
     g_mutex_unlock(&b->lock);
 }
 
-/* The child's own summary, or one made here for a file that has none. */
-static void file_json(JsonBuilder *b, const cli_batch_file *f)
+/* The child's own summary, or one made here for a file that has none
+ * (skipped or failed up front, crashed, not started). */
+static JsonNode *file_node(const cli_batch_file *f)
 {
+    if (f->skipped)
+        return cli_report_skipped_node(f->in, f->out);
     if (f->json) {
         JsonParser *parser = json_parser_new();
         JsonNode *root = json_parser_load_from_data(parser, f->json, -1, NULL)
                              ? json_parser_steal_root(parser)
                              : NULL;
         g_object_unref(parser);
-        if (root && JSON_NODE_HOLDS_OBJECT(root)) {
-            json_builder_add_value(b, root);
-            return;
-        }
+        if (root && JSON_NODE_HOLDS_OBJECT(root))
+            return root;
         if (root)
             json_node_unref(root);
     }
     const char *why = f->error ? f->error : f->last_message ? f->last_message : "failed";
+    JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
     cli_json_set_string(b, "input", f->in);
     cli_json_set_string(b, "output", NULL);
     json_builder_add_boolean_value(json_builder_set_member_name(b, "ok"), FALSE);
     cli_json_set_string(b, "error", why);
     json_builder_end_object(b);
+    JsonNode *root = json_builder_get_root(b);
+    g_object_unref(b);
+    return root;
 }
 
 static void print_json(const batch *b, double seconds)
@@ -311,10 +337,11 @@ static void print_json(const batch *b, double seconds)
     json_builder_begin_object(out);
     json_builder_begin_array(json_builder_set_member_name(out, "files"));
     for (int i = 0; i < b->n; i++)
-        file_json(out, &b->files[i]);
+        json_builder_add_value(out, json_node_copy(b->files[i].summary));
     json_builder_end_array(out);
     json_builder_add_int_value(json_builder_set_member_name(out, "total"), b->n);
     json_builder_add_int_value(json_builder_set_member_name(out, "failed"), b->failed);
+    json_builder_add_int_value(json_builder_set_member_name(out, "skipped"), b->skipped);
     cli_json_set_number(out, "seconds", seconds);
     json_builder_end_object(out);
     char *text = cli_json_finish(out);
@@ -323,7 +350,7 @@ static void print_json(const batch *b, double seconds)
     g_free(text);
 }
 
-int cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts)
+cli_batch_result cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts)
 {
     batch b = { .files = files, .n = n, .opts = opts };
     g_mutex_init(&b.lock);
@@ -332,6 +359,11 @@ int cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts)
     double t0 = cli_now();
     GThreadPool *pool = g_thread_pool_new(worker, &b, opts->parallel, TRUE, NULL);
     for (int i = 0; i < n; i++) {
+        if (files[i].skipped) {
+            files[i].ok = true;
+            finish(&b, &files[i], -1, NULL);
+            continue;
+        }
         if (!files[i].error) {
             g_thread_pool_push(pool, &files[i], NULL);
             continue;
@@ -344,13 +376,16 @@ int cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts)
     wait_all(&b, t0); /* every file ends in finish(), run or failed up front */
     g_thread_pool_free(pool, FALSE, TRUE);
     double seconds = cli_now() - t0;
+    if (b.not_started)
+        fprintf(stderr, "cudafilters batch: interrupted: %d file%s not started\n", b.not_started,
+                b.not_started == 1 ? "" : "s");
     if (opts->progress)
-        fprintf(stderr, "%d of %d files done, %d failed, in %.1f s\n", n - b.failed, n, b.failed,
-                seconds);
+        fprintf(stderr, "%d of %d files done (%d skipped: their outputs exist), %d failed, in "
+                        "%.1f s\n", n - b.failed, n, b.skipped, b.failed, seconds);
     if (opts->json)
         print_json(&b, seconds);
     g_free(b.gpu_load);
     g_cond_clear(&b.changed);
     g_mutex_clear(&b.lock);
-    return b.failed;
+    return (cli_batch_result){ .failed = b.failed, .skipped = b.skipped, .seconds = seconds };
 }

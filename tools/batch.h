@@ -14,15 +14,22 @@
 #include <stdint.h>
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "report.h"
 
 typedef struct cli_batch_file {
     const char *in, *out;
     char *error;                  /* failed up front (e.g. duplicate output), else NULL */
+    bool skipped;                 /* its output exists (--skip-existing): not run; also
+                                   * set when the child skipped it */
     _Atomic int64_t frames, total;/* from the child's progress reports */
     _Atomic int running;
     bool ok;
     char *json;                   /* the child's summary object, or NULL */
     char *last_message;           /* the child's last stderr line, for the summary */
+    JsonNode *summary;            /* the file's object in --json and --report, made
+                                   * when it ends */
 } cli_batch_file;
 
 typedef struct cli_batch_opts {
@@ -33,12 +40,23 @@ typedef struct cli_batch_opts {
     int n_gpus;
     double stall_timeout;         /* the children's --stall-timeout */
     bool progress, json;
+    cli_report *report;           /* --report: a line per file as it ends, or NULL */
 } cli_batch_opts;
 
-/* Runs every file not failed up front, `parallel` at a time, each on the GPU
- * with the fewest running children. Failures are printed to stderr as they
- * happen ("cudafilters: FILE: why"). With json, prints {"files": [...],
- * "total", "failed", "seconds"} on stdout. Returns the number of failed files. */
-int cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts);
+/* What a batch did. */
+typedef struct cli_batch_result {
+    int failed;                   /* files that failed */
+    int skipped;                  /* files skipped: their outputs existed */
+    double seconds;               /* wall time */
+} cli_batch_result;
+
+/* Runs every file not failed or skipped up front, `parallel` at a time, each
+ * on the GPU with the fewest running children (cli_devices_pick). Once a
+ * stop is requested (Ctrl-C, SIGTERM) no new file starts; those left fail as
+ * "interrupted before it started" (one line on stderr says how many). Other
+ * failures are printed to stderr as they happen ("cudafilters: FILE: why"). Each file's summary goes to the report
+ * as it ends. With json, prints {"files": [...], "total", "failed",
+ * "skipped", "seconds"} on stdout. */
+cli_batch_result cli_batch_run(cli_batch_file *files, int n, const cli_batch_opts *opts);
 
 #endif

@@ -14,16 +14,22 @@
 
 #include "avlog.h"
 #include "batch.h"
+#include "batch_list.h"
+#include "devices.h"
 #include "encoder.h"
+#include "existing.h"
 #include "gpu.h"
+#include "report.h"
+#include "report_merge.h"
 #include "run.h"
+#include "shard.h"
 
 /* Options of transcode and batch. */
 static struct {
-    gchar *vf, *codec, *pix_fmt, *device, *devices, *out_dir, *from, *ext;
+    gchar *vf, *codec, *pix_fmt, *device, *devices, *out_dir, *from, *ext, *shard, *report;
     gint quality, max_errors, jobs, verbose;
     gdouble stall_timeout;
-    gboolean json, quiet, machine_progress;
+    gboolean json, quiet, machine_progress, overwrite, skip_existing, dry_run;
 } opt = { .quality = -1, .jobs = 1, .stall_timeout = 60 };
 
 static gboolean count_verbose(const gchar *name, const gchar *value, gpointer data, GError **error)
@@ -50,6 +56,12 @@ static GOptionEntry common_entries[] = {
       "Damaged packets or frames tolerated per file (default 0: a damaged file fails)", "N" },
     { "stall-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt.stall_timeout,
       "Give up on a file that makes no progress for this long (default 60)", "SECONDS" },
+    { "overwrite", 'y', 0, G_OPTION_ARG_NONE, &opt.overwrite,
+      "Replace an output that exists (once the new one is complete); without this or "
+      "--skip-existing an existing output is refused and left alone", NULL },
+    { "skip-existing", 0, 0, G_OPTION_ARG_NONE, &opt.skip_existing,
+      "Skip a file whose output exists (outputs only appear complete, so it is a finished "
+      "one): a rerun resumes where the last one stopped", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &opt.json, "Print a JSON summary on stdout", NULL },
     { "quiet", 0, 0, G_OPTION_ARG_NONE, &opt.quiet, "No progress line and no notes", NULL },
     { "verbose", 'v', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)count_verbose,
@@ -67,10 +79,20 @@ static GOptionEntry transcode_entries[] = {
 static GOptionEntry batch_entries[] = {
     { "out-dir", 'o', 0, G_OPTION_ARG_FILENAME, &opt.out_dir,
       "Directory for the outputs (made if missing); each is named after its input", "DIR" },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &opt.jobs, "Files processed at the same time (default 1)",
-      "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &opt.jobs,
+      "Files processed at the same time on each GPU (on the CPU: in all; default 1)", "N" },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &opt.devices,
-      "GPUs to spread the jobs over, e.g. 0,1 (default: as --device)", "LIST" },
+      "GPUs to spread the files over, each file on one: all, or a list such as 0,1 "
+      "(default: as --device; all on a machine without a GPU: the CPU)", "all|LIST" },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &opt.shard,
+      "Run only this share of the list, shards counted from 0 (see below); auto: from "
+      "the Slurm job array's variables", "INDEX/COUNT|auto" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &opt.report,
+      "Append a JSON line per file as it ends, and one at the start and end of the run, "
+      "to FILE (made with its folder if missing); `cudafilters report merge` sums them up",
+      "FILE" },
+    { "dry-run", 0, 0, G_OPTION_ARG_NONE, &opt.dry_run,
+      "Print what each file of this shard would do (run, skip, fail) and run nothing", NULL },
     { "from", 0, 0, G_OPTION_ARG_FILENAME, &opt.from,
       "Read input names from FILE, one per line (- for standard input)", "FILE" },
     { "ext", 0, 0, G_OPTION_ARG_STRING, &opt.ext,
@@ -127,7 +149,16 @@ static char *check_common(void)
         return g_strdup_printf("--max-errors %d: must be 0 or more", opt.max_errors);
     if (!(opt.stall_timeout > 0))
         return g_strdup_printf("--stall-timeout %g: must be more than 0", opt.stall_timeout);
+    if (opt.overwrite && opt.skip_existing)
+        return g_strdup("--overwrite and --skip-existing: give one of them, not both");
     return NULL;
+}
+
+static cli_existing existing_policy(void)
+{
+    return opt.overwrite       ? CLI_EXISTING_OVERWRITE
+           : opt.skip_existing ? CLI_EXISTING_SKIP
+                               : CLI_EXISTING_REFUSE;
 }
 
 /* Parses the shared options and the command's `entries` into opt, defaults
@@ -151,53 +182,23 @@ static char *parse_job_options(GOptionContext *ctx, const GOptionEntry *entries,
 
 /* ---- GPUs -------------------------------------------------------------- */
 
-static bool parse_ordinal(const char *s, int count, int *out, char **msg)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < 0 || v > 1024) {
-        *msg = g_strdup_printf("'%s' is not a GPU ordinal (a number, cpu or auto)", s);
-        return false;
-    }
-    if (v >= count) {
-        const char *reason = "";
-        cli_gpu_count(&reason);
-        *msg = count ? g_strdup_printf("GPU %ld does not exist (this machine has %d: 0..%d)", v,
-                                       count, count - 1)
-                     : g_strdup_printf("GPU %ld: no GPU (%s)", v, reason);
-        return false;
-    }
-    *out = (int)v;
-    return true;
-}
-
 /* Ordinals of the GPUs to use from --devices or --device into ords[]
  * (none: CPU). Says once, on stderr, when there is no GPU to use. */
 static int choose_gpus(int *ords, int max, char **msg)
 {
     const char *reason = "";
-    int count = cli_gpu_count(&reason), n = 0;
-    if (opt.devices) {
-        char **parts = g_strsplit(opt.devices, ",", -1);
-        for (int i = 0; parts[i] && !*msg; i++)
-            if (n < max && parse_ordinal(g_strstrip(parts[i]), count, &ords[n], msg))
-                n++;
-        g_strfreev(parts);
-        return *msg ? -1 : n;
-    }
-    if (opt.device && !strcmp(opt.device, "cpu"))
-        return 0;
-    if (!opt.device || !strcmp(opt.device, "auto")) {
-        if (count > 0) {
-            ords[0] = 0;
-            return 1;
-        }
-        if (!opt.quiet)
-            fprintf(stderr, "cudafilters: no GPU (%s): filters run on the CPU\n", reason);
-        return 0;
-    }
-    return parse_ordinal(opt.device, count, &ords[0], msg) ? 1 : -1;
+    int count = cli_gpu_count(&reason), n;
+    if (opt.devices)
+        n = cli_devices_parse(opt.devices, count, reason, ords, max, msg);
+    else if (!opt.device || !strcmp(opt.device, "auto"))
+        n = cli_devices_parse(count > 0 ? "0" : "cpu", count, reason, ords, max, msg);
+    else
+        n = cli_devices_parse(opt.device, count, reason, ords, 1, msg);
+    bool asked_cpu = (opt.devices && !strcmp(opt.devices, "cpu")) ||
+                     (!opt.devices && opt.device && !strcmp(opt.device, "cpu"));
+    if (n == 0 && count == 0 && !asked_cpu && !opt.quiet)
+        fprintf(stderr, "cudafilters: no GPU (%s): filters run on the CPU\n", reason);
+    return n;
 }
 
 /* Opens FFmpeg's CUDA device on the GPU, before the job makes its primary
@@ -214,11 +215,30 @@ static cli_job_opts job_opts(void)
 {
     return (cli_job_opts){ .vf = opt.vf, .codec = opt.codec, .quality = opt.quality,
                            .pix_fmt = opt.pix_fmt ? av_get_pix_fmt(opt.pix_fmt) : AV_PIX_FMT_NONE,
-                           .max_errors = opt.max_errors, .stall_timeout = opt.stall_timeout };
+                           .max_errors = opt.max_errors, .stall_timeout = opt.stall_timeout,
+                           .overwrite = opt.overwrite };
+}
+
+/* --skip-existing with OUT there: nothing runs, the summary says skipped. */
+static int skip_transcode(const char *in, const char *out)
+{
+    if (!opt.quiet)
+        fprintf(stderr, "cudafilters: %s: skipped: its output %s exists\n", in, out);
+    if (opt.json) {
+        JsonNode *node = cli_report_skipped_node(in, out);
+        char *text = cli_report_node_text(node);
+        puts(text);
+        fflush(stdout);
+        g_free(text);
+        json_node_unref(node);
+    }
+    return 0;
 }
 
 static int run_transcode(const char *in, const char *out)
 {
+    if (cli_output_check_path(in, out, existing_policy()) == CLI_OUTPUT_SKIP)
+        return skip_transcode(in, out);
     int ords[1];
     char *msg = NULL;
     int n_gpus = choose_gpus(ords, 1, &msg);
@@ -261,111 +281,7 @@ int cli_cmd_transcode(int argc, char **argv)
     return run_transcode(argv[1], argv[2]);
 }
 
-/* ---- batch inputs -------------------------------------------------------- */
-
-/* Appends every non-empty line of `f` (without its line end) to names. */
-static void read_names(FILE *f, GPtrArray *names)
-{
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len > 0)
-            g_ptr_array_add(names, g_strdup(line));
-    }
-    free(line);
-}
-
-static bool read_list(const char *path, GPtrArray *names, char **msg)
-{
-    if (!strcmp(path, "-")) {
-        read_names(stdin, names);
-        return true;
-    }
-    FILE *f = g_fopen(path, "r");
-    if (!f) {
-        *msg = g_strdup_printf("cannot read the list %s: %s", path, g_strerror(errno));
-        return false;
-    }
-    read_names(f, names);
-    fclose(f);
-    return true;
-}
-
-/* Input names from the arguments (@LIST and - read lists), --from, or,
- * with neither, standard input. */
-static GPtrArray *collect_inputs(int argc, char **argv, char **msg)
-{
-    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-    for (int i = 1; i < argc && !*msg; i++) {
-        if (argv[i][0] == '@')
-            read_list(argv[i] + 1, names, msg);
-        else if (!strcmp(argv[i], "-"))
-            read_list("-", names, msg);
-        else
-            g_ptr_array_add(names, g_strdup(argv[i]));
-    }
-    if (!*msg && opt.from)
-        read_list(opt.from, names, msg);
-    if (!*msg && argc < 2 && !opt.from) {
-        if (isatty(STDIN_FILENO) && !opt.quiet)
-            fprintf(stderr, "cudafilters batch: reading file names from standard input "
-                            "(one per line, end with Ctrl-D)\n");
-        read_list("-", names, msg);
-    }
-    return names;
-}
-
-/* OUT-DIR/<input name with --ext, or its own extension>. */
-static char *output_name(const char *in)
-{
-    char *base = g_path_get_basename(in);
-    if (opt.ext) {
-        char *dot = strrchr(base, '.');
-        if (dot && dot != base)
-            *dot = '\0';
-        char *with = g_strdup_printf("%s.%s", base, opt.ext + (opt.ext[0] == '.'));
-        g_free(base);
-        base = with;
-    }
-    char *out = g_build_filename(opt.out_dir, base, NULL);
-    g_free(base);
-    return out;
-}
-
-/* Files for the inputs; a second input that would write the same output
- * fails up front instead of overwriting the first one's result. */
-static cli_batch_file *make_files(GPtrArray *names)
-{
-    cli_batch_file *files = g_new0(cli_batch_file, names->len);
-    GHashTable *outs = g_hash_table_new(g_str_hash, g_str_equal);
-    for (guint i = 0; i < names->len; i++) {
-        cli_batch_file *f = &files[i];
-        f->in = g_ptr_array_index(names, i);
-        f->out = output_name(f->in);
-        const char *first = g_hash_table_lookup(outs, f->out);
-        if (first)
-            f->error = g_strdup_printf("its output %s would also be the output of %s", f->out,
-                                       first);
-        else
-            g_hash_table_insert(outs, (gpointer)f->out, (gpointer)f->in);
-    }
-    g_hash_table_destroy(outs);
-    return files;
-}
-
-static void free_files(cli_batch_file *files, int n)
-{
-    for (int i = 0; i < n; i++) {
-        g_free((char *)files[i].out);
-        g_free(files[i].error);
-        g_free(files[i].json);
-        g_free(files[i].last_message);
-    }
-    g_free(files);
-}
+/* ---- batch ----------------------------------------------------------------- */
 
 /* The options every child gets: the shared ones, as parsed here. */
 static char **child_options(void)
@@ -387,6 +303,12 @@ static char **child_options(void)
                                        g_ascii_dtostr(num, sizeof num, opt.stall_timeout)));
     for (int i = 0; i < opt.verbose; i++)
         g_ptr_array_add(a, g_strdup("--verbose"));
+    /* The parent skipped or refused the outputs it saw; the child does the
+     * same with one that appears in the meantime. */
+    if (opt.overwrite)
+        g_ptr_array_add(a, g_strdup("--overwrite"));
+    if (opt.skip_existing)
+        g_ptr_array_add(a, g_strdup("--skip-existing"));
     g_ptr_array_add(a, NULL);
     return (char **)g_ptr_array_free(a, FALSE);
 }
@@ -401,27 +323,86 @@ void cli_set_self(const char *argv0)
         self_exe = g_strdup(argv0);
 }
 
-static int run_batch(GPtrArray *names)
+/* --dry-run: what each of the shard's files would do, on stdout. */
+static void print_plan(const cli_batch_file *files, int n, int all, cli_shard shard)
+{
+    char sh[24];
+    cli_shard_format(shard, sh, sizeof sh);
+    printf("shard %s: %d of %d files\n", sh, n, all);
+    for (int i = 0; i < n; i++) {
+        const cli_batch_file *f = &files[i];
+        if (f->error)
+            printf("fail  %s: %s\n", f->in, f->error);
+        else
+            printf("%s  %s -> %s\n", f->skipped ? "skip" : "run ", f->in, f->out);
+    }
+}
+
+/* The report's counts of a finished batch. */
+static cli_report_counts report_counts(int n, const cli_batch_result *r)
+{
+    return (cli_report_counts){ .files = n, .done = n - r->failed, .skipped = r->skipped,
+                                .failed = r->failed, .seconds = r->seconds,
+                                .interrupted = cli_stop_requested != 0 };
+}
+
+static int run_files(cli_batch_file *files, int n, cli_shard shard, const int *ords, int n_gpus,
+                     cli_report *report)
+{
+    if (report) {
+        const char **inputs = g_new(const char *, n > 0 ? n : 1);
+        for (int i = 0; i < n; i++)
+            inputs[i] = files[i].in;
+        char sh[24];
+        cli_shard_format(shard, sh, sizeof sh);
+        cli_report_start(report, sh, inputs, n);
+        g_free(inputs);
+    }
+    char **options = child_options();
+    /* --jobs per device: every GPU runs that many files at a time. */
+    cli_batch_opts bo = { .exe = self_exe, .child_options = options,
+                          .parallel = opt.jobs * (n_gpus > 0 ? n_gpus : 1), .gpus = ords,
+                          .n_gpus = n_gpus, .stall_timeout = opt.stall_timeout,
+                          .progress = !opt.quiet && isatty(STDERR_FILENO), .json = opt.json,
+                          .report = report };
+    cli_batch_result r = cli_batch_run(files, n, &bo);
+    g_strfreev(options);
+    if (report) {
+        cli_report_counts counts = report_counts(n, &r);
+        cli_report_end(report, &counts);
+    }
+    return r.failed;
+}
+
+static int run_batch(GPtrArray *names, cli_shard shard)
 {
     int ords[64];
     char *msg = NULL;
-    int n_gpus = choose_gpus(ords, 64, &msg);
-    if (n_gpus < 0) {
+    int n_gpus = opt.dry_run ? 0 : choose_gpus(ords, 64, &msg);
+    cli_report *report = n_gpus >= 0 && opt.report && !opt.dry_run
+                             ? cli_report_open(opt.report, &msg) : NULL;
+    if (msg) {
         int rc = usage_error(NULL, "%s", msg);
         g_free(msg);
         return rc;
     }
-    if (g_mkdir_with_parents(opt.out_dir, 0777) != 0)
+    if (!opt.dry_run && g_mkdir_with_parents(opt.out_dir, 0777) != 0)
         fprintf(stderr, "cudafilters: cannot create %s: %s\n", opt.out_dir, g_strerror(errno));
-    int n = (int)names->len;
-    cli_batch_file *files = make_files(names);
-    char **options = child_options();
-    cli_batch_opts bo = { .exe = self_exe, .child_options = options, .parallel = opt.jobs,
-                          .gpus = ords, .n_gpus = n_gpus, .stall_timeout = opt.stall_timeout,
-                          .progress = !opt.quiet && isatty(STDERR_FILENO), .json = opt.json };
-    int failed = cli_batch_run(files, n, &bo);
-    g_strfreev(options);
-    free_files(files, n);
+    cli_batch_plan plan = { .out_dir = opt.out_dir, .ext = opt.ext, .shard = shard,
+                            .policy = existing_policy() };
+    int n = 0, refused = 0, failed = 0;
+    cli_batch_file *files = cli_batch_files(names, &plan, &n, &refused);
+    if (opt.dry_run)
+        print_plan(files, n, (int)names->len, shard);
+    else
+        failed = run_files(files, n, shard, ords, n_gpus, report);
+    if (refused && !opt.quiet && !opt.dry_run)
+        fprintf(stderr, "cudafilters batch: %d output%s existed already and %s left alone; "
+                        "--skip-existing skips such files, --overwrite replaces them\n",
+                refused, refused == 1 ? "" : "s", refused == 1 ? "was" : "were");
+    cli_batch_files_free(files, n);
+    if (!cli_report_close(&report) && failed == 0)
+        failed = 1; /* the report is incomplete: not a clean run */
     if (cli_stop_requested)
         return CLI_EXIT_INTERRUPTED;
     return failed > CLI_EXIT_MAX_FAILED ? CLI_EXIT_MAX_FAILED : failed;
@@ -431,21 +412,41 @@ int cli_cmd_batch(int argc, char **argv)
 {
     GOptionContext *ctx = new_context(
         "batch", "[FILE... | @LIST | -]",
-        "Filter many video files into --out-dir, --jobs at a time.",
+        "Filter many video files into --out-dir, --jobs at a time on each GPU.",
         "Inputs: the FILE arguments, the names in LIST files (@LIST, one per line) and\n"
         "--from FILE; with none of them, the names on standard input. Each output is\n"
         "DIR/<input name> (with --ext: that extension). A file that fails (missing,\n"
         "empty, truncated, corrupt) is reported on stderr as 'cudafilters: FILE: why';\n"
-        "the others go on. No partial output is left behind.\n\n"
-        "Exit status: the number of files that failed (at most 125), 2 usage error\n"
-        "(nothing ran), 130 interrupted.\n\n"
-        "Example:\n  ls *.mp4 | cudafilters batch --vf gray --out-dir gray/ --jobs 4 --json\n");
+        "the others go on. No partial output is left behind, and an existing output is\n"
+        "never overwritten unless --overwrite is given.\n\n"
+        "Several GPUs: --devices all (or a list) runs each file on one GPU, --jobs files\n"
+        "at a time on each. Without a GPU everything runs on the CPU.\n\n"
+        "Several machines: --shard INDEX/COUNT runs one share of the list; the COUNT\n"
+        "shards of the same list (in any order) cover every file exactly once: the\n"
+        "names are sorted by their bytes and the k-th belongs to shard k mod COUNT.\n"
+        "--shard auto takes INDEX and COUNT from a Slurm job array (sbatch --array=0-N);\n"
+        "a Kubernetes indexed job gives --shard $JOB_COMPLETION_INDEX/COUNT. With\n"
+        "--skip-existing a rerun does only what is missing, and --report FILE keeps a\n"
+        "JSON line per file for `cudafilters report merge` (pipelines/slurm-array.sh).\n\n"
+        "Exit status: the number of files that failed (at most 125; skipped files are\n"
+        "not failures), 2 usage error (nothing ran), 130 interrupted.\n\n"
+        "Examples:\n"
+        "  ls *.mp4 | cudafilters batch --vf gray --out-dir gray/ --jobs 4 --json\n"
+        "  cudafilters batch --from list.txt --out-dir out/ --shard auto --skip-existing \\\n"
+        "      --devices all --report reports/$SLURM_ARRAY_TASK_ID.jsonl\n");
     char *msg = parse_job_options(ctx, batch_entries, &argc, &argv);
     if (!msg && !opt.out_dir)
         msg = g_strdup("--out-dir is required");
     if (!msg && (opt.jobs < 1 || opt.jobs > 256))
         msg = g_strdup_printf("--jobs %d: must be 1 to 256", opt.jobs);
-    GPtrArray *names = msg ? NULL : collect_inputs(argc, argv, &msg);
+    /* The shard is checked before standard input is read: a wrong one says
+     * so at once. */
+    cli_shard shard = { 0, 1 };
+    char **env = g_get_environ();
+    if (!msg && opt.shard)
+        cli_shard_parse(opt.shard, env, &shard, &msg);
+    g_strfreev(env);
+    GPtrArray *names = msg ? NULL : cli_batch_inputs(argc, argv, opt.from, opt.quiet, &msg);
     if (!msg && names->len == 0)
         msg = g_strdup("no input files");
     if (msg) {
@@ -456,9 +457,46 @@ int cli_cmd_batch(int argc, char **argv)
         return rc;
     }
     g_option_context_free(ctx);
-    int rc = run_batch(names);
+    int rc = run_batch(names, shard);
     g_ptr_array_unref(names);
     return rc;
+}
+
+/* ---- report merge ---------------------------------------------------------- */
+
+int cli_cmd_report(int argc, char **argv)
+{
+    gboolean json = FALSE;
+    GOptionEntry entries[] = {
+        { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as one JSON object", NULL },
+        { NULL, 0, 0, 0, NULL, NULL, NULL },
+    };
+    GOptionContext *ctx = new_context(
+        "report", "merge REPORT|DIR...",
+        "Merge the --report files of a batch's shards and reruns into one summary.",
+        "A DIR stands for its *.jsonl files. The summary counts each input once, by its\n"
+        "latest line (a file transcoded, then skipped by a rerun, is transcoded once),\n"
+        "lists the failures with their messages and the inputs whose runs were killed\n"
+        "before they ended, and gives frames/s: the frames transcoded over the seconds\n"
+        "their transcodes took.\n\n"
+        "Exit status: 0 every input done, 1 some failed or not reported, 2 usage error\n"
+        "or no readable report.\n\n"
+        "Example:\n  cudafilters report merge out/reports/\n");
+    g_option_context_add_main_entries(ctx, entries, NULL);
+    GError *error = NULL;
+    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
+        int rc = usage_error(ctx, "%s", error->message);
+        g_error_free(error);
+        return rc;
+    }
+    if (argc < 2 || strcmp(argv[1], "merge"))
+        return usage_error(ctx, argc < 2 ? "needs a subcommand: merge REPORT|DIR..."
+                                         : "unknown subcommand '%s' (there is: merge)",
+                           argc < 2 ? "" : argv[1]);
+    if (argc < 3)
+        return usage_error(ctx, "merge needs report files or folders");
+    g_option_context_free(ctx);
+    return cli_report_merge(argv + 2, argc - 2, json);
 }
 
 /* ---- filters, devices ---------------------------------------------------- */

@@ -17,6 +17,8 @@ void cli_set_self(const char *argv0);
  * and returns the process exit status. */
 int cli_cmd_transcode(int argc, char **argv);
 int cli_cmd_batch(int argc, char **argv);
+/* `report merge REPORT|DIR...`: one summary of batch --report files. */
+int cli_cmd_report(int argc, char **argv);
 /* `filters` and `devices`: only --json; `print` does the work. */
 int cli_cmd_info(int argc, char **argv, int (*print)(bool json), const char *summary);
 

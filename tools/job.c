@@ -9,6 +9,7 @@
 
 #include "convert.h"
 #include "encoder.h"
+#include "existing.h"
 #include "input.h"
 #include "output.h"
 #include "pixfmt.h"
@@ -321,11 +322,26 @@ static int check_paths(cli_job *job)
     return 0;
 }
 
+/* An existing output is refused unless --overwrite (existing.h); the
+ * rename at the end refuses one that appears while the file runs. */
+static int check_existing_output(cli_job *job)
+{
+    cli_existing policy = job->opts->overwrite ? CLI_EXISTING_OVERWRITE : CLI_EXISTING_REFUSE;
+    if (cli_output_check_path(job->in_path, job->out_path, policy) != CLI_OUTPUT_REFUSE)
+        return 0;
+    char *why = cli_existing_refusal(job->out_path);
+    int ret = cli_fail(&job->err, AVERROR(EEXIST), "%s", why);
+    g_free(why);
+    return ret;
+}
+
 static int open_all(state *s, const AVIOInterruptCB *cb)
 {
     cli_job *job = s->job;
     cli_err *err = &job->err;
     int ret = check_paths(job);
+    if (ret >= 0)
+        ret = check_existing_output(job);
     if (ret < 0)
         return ret;
     if (job->gpu && cf_device_set(job->gpu->index) != CF_OK)
@@ -342,7 +358,9 @@ static int open_all(state *s, const AVIOInterruptCB *cb)
         cli_vf_use_gpu(&s->vf, job->gpu->index, cli_gpu_stream(job->gpu));
         job->gpu_filters = true;
     }
-    return cli_output_open(&s->out, job->out_path, s->in.fmt, s->in.video, cb, err);
+    ret = cli_output_open(&s->out, job->out_path, s->in.fmt, s->in.video, cb, err);
+    s->out.replace = job->opts->overwrite;
+    return ret;
 }
 
 static int run(state *s)

@@ -19,6 +19,7 @@ typedef struct cli_job_opts {
     enum AVPixelFormat pix_fmt; /* --pix-fmt for the encoder, AV_PIX_FMT_NONE: chosen */
     int max_errors;        /* damaged packets/frames tolerated per file */
     double stall_timeout;  /* seconds without progress before giving up */
+    bool overwrite;        /* --overwrite: replace an existing output (else refuse it) */
 } cli_job_opts;
 
 /* One file. The runner fills the first block; cli_job_run() the rest. */

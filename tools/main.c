@@ -1,5 +1,5 @@
 /* cudafilters: the command-line tool. Dispatches the commands
- *   transcode IN OUT, batch FILE..., filters, devices
+ *   transcode IN OUT, batch FILE..., report merge, filters, devices
  * to commands.c, which turns options into jobs for run.c. */
 #include <locale.h>
 #include <signal.h>
@@ -54,6 +54,7 @@ static void print_usage(FILE *f)
             "Commands:\n"
             "  transcode IN OUT --vf FILTERS   filter one video file into OUT\n"
             "  batch --out-dir DIR FILE...     filter many files (names also from @LIST or stdin)\n"
+            "  report merge REPORT|DIR...      one summary of batch --report files (shards, reruns)\n"
             "  filters                         list the filters and their parameters\n"
             "  devices                         list the GPUs (or say why there is none)\n"
             "\n"
@@ -90,6 +91,8 @@ int main(int argc, char **argv)
         return cli_cmd_transcode(argc - 1, argv + 1);
     if (!strcmp(cmd, "batch"))
         return cli_cmd_batch(argc - 1, argv + 1);
+    if (!strcmp(cmd, "report"))
+        return cli_cmd_report(argc - 1, argv + 1);
     if (!strcmp(cmd, "filters"))
         return cli_cmd_info(argc - 1, argv + 1, cli_print_filters,
                             "List the filters and their parameters.");

@@ -1,6 +1,7 @@
 /* cudafilters tool: encoding the video, copying the other streams, muxing. */
 #include "output.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 
 #include "avlog.h"
 #include "encoder.h"
+#include "existing.h"
 
 /* Copied packets held before the first video frame: a file whose video never
  * decodes must fail, not fill the memory. */
@@ -317,9 +319,12 @@ int cli_output_finish(cli_output *o, cli_err *err)
         return cli_fail_av(err, ret, "finishing the file");
     if ((ret = avio_closep(&o->mux->pb)) < 0)
         return cli_fail_av(err, ret, "closing the file");
-    if (g_rename(o->tmp, o->path) != 0)
-        return cli_fail(err, AVERROR(errno), "cannot rename %s to %s: %s", o->tmp, o->path,
-                        g_strerror(errno));
+    if ((o->replace ? g_rename(o->tmp, o->path) : cli_rename_noreplace(o->tmp, o->path)) != 0)
+        return errno == EEXIST
+                   ? cli_fail(err, AVERROR(EEXIST), "the output %s appeared while this file "
+                              "ran: left alone (--overwrite replaces it)", o->path)
+                   : cli_fail(err, AVERROR(errno), "cannot rename %s to %s: %s", o->tmp,
+                              o->path, g_strerror(errno));
     o->done = true;
     return 0;
 }

@@ -29,6 +29,8 @@ typedef struct cli_output {
     int n_in;
     int video_in, video_out;
     AVCodecContext *enc;
+    bool replace;             /* the final rename may replace an existing output
+                               * (--overwrite); false after open: it refuses */
     bool header, done;
     GQueue pending;           /* copied packets held until the header is written */
     size_t pending_bytes;
