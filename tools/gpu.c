@@ -4,7 +4,6 @@
 #include <stdio.h>
 
 #include <libavutil/hwcontext.h>
-#include <libavutil/imgutils.h>
 #ifdef CF_HAVE_CUDA
 #include <libavutil/hwcontext_cuda.h>
 #endif
@@ -60,75 +59,4 @@ cf_stream cli_gpu_stream(const cli_gpu *gpu)
     (void)gpu;
 #endif
     return NULL;
-}
-
-static void pinned_buffer_free(void *opaque, uint8_t *data)
-{
-    (void)opaque;
-    cf_host_free_pinned(data);
-}
-
-static AVBufferRef *pinned_buffer_alloc(void *opaque, size_t size)
-{
-    (void)opaque;
-    void *p = NULL;
-    if (cf_host_alloc_pinned(&p, size) != CF_OK)
-        return NULL;
-    AVBufferRef *buf = av_buffer_create(p, size, pinned_buffer_free, NULL, 0);
-    if (!buf)
-        cf_host_free_pinned(p);
-    return buf;
-}
-
-/* Linesizes rounded up to 256 bytes (what our device frames use), plane sizes and their total. */
-static int pinned_layout(const AVFrame *f, int linesize[4], size_t sizes[4], size_t *total)
-{
-    int ret = av_image_fill_linesizes(linesize, f->format, f->width);
-    if (ret < 0)
-        return ret;
-    ptrdiff_t ls[4];
-    for (int p = 0; p < 4; p++) {
-        linesize[p] = (linesize[p] + 255) / 256 * 256;
-        ls[p] = linesize[p];
-    }
-    if ((ret = av_image_fill_plane_sizes(sizes, f->format, f->height, ls)) < 0)
-        return ret;
-    *total = 0;
-    for (int p = 0; p < 4; p++)
-        *total += (sizes[p] + 255) / 256 * 256;
-    return 0;
-}
-
-int cli_pinned_frame_alloc(cli_pinned *pinned, AVFrame *frame)
-{
-    int linesize[4];
-    size_t sizes[4], total = 0;
-    int ret = pinned_layout(frame, linesize, sizes, &total);
-    if (ret < 0)
-        return ret;
-    if (!pinned->pool || pinned->block != total) {
-        cli_pinned_free(pinned);
-        pinned->pool = av_buffer_pool_init2(total, NULL, pinned_buffer_alloc, NULL);
-        if (!pinned->pool)
-            return AVERROR(ENOMEM);
-        pinned->block = total;
-    }
-    AVBufferRef *buf = av_buffer_pool_get(pinned->pool);
-    if (!buf)
-        return AVERROR(ENOMEM);
-    frame->buf[0] = buf;
-    uint8_t *p = buf->data;
-    for (int i = 0; i < 4 && sizes[i]; i++) {
-        frame->data[i] = p;
-        frame->linesize[i] = linesize[i];
-        p += (sizes[i] + 255) / 256 * 256;
-    }
-    frame->extended_data = frame->data;
-    return 0;
-}
-
-void cli_pinned_free(cli_pinned *pinned)
-{
-    av_buffer_pool_uninit(&pinned->pool); /* buffers still out free themselves later */
-    pinned->block = 0;
 }

@@ -1,4 +1,4 @@
-/* cudafilters tool: GPUs for jobs, FFmpeg's CUDA device, pinned host frames.
+/* cudafilters tool: GPUs for jobs and FFmpeg's CUDA device.
  *
  * FFmpeg (NVDEC, NVENC) and our core share each device's primary CUDA
  * context: FFmpeg's CUDA device is created with AV_CUDA_USE_PRIMARY_CONTEXT
@@ -35,21 +35,9 @@ void cli_gpu_open(cli_gpu *gpu, int index);
 void cli_gpu_close(cli_gpu *gpu);
 
 /* The CUDA stream FFmpeg's device queues its copies on (NULL: the legacy
- * default stream). Running our kernels on it orders them after the decoder's
- * copy of each frame and before the buffer's reuse, with no extra sync. */
+ * default stream). The filters' scheduler makes its GPU work wait for an
+ * event recorded there before each decoded frame (the host does not wait);
+ * a decoded frame is given back to the decoder only once that work is done. */
 cf_stream cli_gpu_stream(const cli_gpu *gpu);
-
-/* Page-locked host frames, so downloads from the GPU are true DMA. */
-typedef struct cli_pinned {
-    AVBufferPool *pool;
-    size_t block; /* bytes per buffer of the pool */
-} cli_pinned;
-
-/* Gives `frame` (format, width, height set) planes in one pinned block from
- * the pool, rows 256-byte aligned; the pool is remade when the size changes.
- * Returns 0 or a negative AVERROR. */
-int cli_pinned_frame_alloc(cli_pinned *pinned, AVFrame *frame);
-/* Frees the pool once the last frame from it is freed. */
-void cli_pinned_free(cli_pinned *pinned);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cudafilters/scheduler.h>
 #include <libavutil/pixdesc.h>
 
 #include "avlog.h"
@@ -57,7 +58,9 @@ static int open_decoder(cli_input *in, AVBufferRef *hw_device, cli_err *err)
     if (hw_device && has_cuda_config(codec)) {
         in->dec->hw_device_ctx = av_buffer_ref(hw_device);
         in->dec->get_format = pick_format;
-        in->dec->extra_hw_frames = 2; /* frames we hold while the filters run */
+        /* Decoded frames we hold: the filters' frames in flight, and the one
+         * being submitted. */
+        in->dec->extra_hw_frames = CF_SCHEDULER_DEFAULT_DEPTH + 2;
         in->hw_offered = true;
     }
     cli_avlog_clear();

@@ -1,4 +1,12 @@
-/* cudafilters tool: one file, decoded, filtered, encoded, muxed. */
+/* cudafilters tool: one file, decoded, filtered, encoded, muxed.
+ *
+ * With filters, two threads share the work after the first frame: this one
+ * reads, decodes and submits frames to the filters' scheduler (which runs
+ * them on the GPU, or on the CPU inside the submit), and an encoding thread
+ * takes the finished frames, in order, to the encoder and the muxer. Up to
+ * the scheduler's depth of frames are in flight, so decoding, filtering and
+ * encoding overlap. The first frame runs alone, since the formats and the
+ * encoder are chosen from its result. */
 #include "job.h"
 
 #include <string.h>
@@ -23,7 +31,12 @@ typedef struct state {
     cli_input in;
     cli_output out;
     cli_vf vf;
-    cli_convert conv;
+    cli_convert conv;          /* decoder side (this thread) */
+    cli_convert conv_out;      /* encoder side of frames in flight (the encoding thread) */
+    GThread *encoder;          /* takes filtered frames to the encoder, after the first */
+    GMutex out_lock;           /* the muxer, written by both threads */
+    cli_err enc_err;           /* the encoding thread's failure */
+    int enc_ret;
     AVPacket *pkt;
     AVFrame *frame;
     double last_progress;      /* cli_now() of the last packet or frame */
@@ -96,24 +109,90 @@ static int conform(state *s, AVFrame **f)
     return cli_convert_frame(&s->conv, f, s->vf_in, s->w, s->h, &s->job->err);
 }
 
+/* What the encoder takes: CUDA frames stay for NVENC, anything else is
+ * downloaded and/or converted. */
+static int to_encoder(state *s, AVFrame **f, cli_convert *conv, cli_err *err)
+{
+    if (s->enc_fmt == AV_PIX_FMT_CUDA && (*f)->format == AV_PIX_FMT_CUDA)
+        return 0;
+    return cli_convert_frame(conv, f, s->enc_fmt, s->w, s->h, err);
+}
+
+/* One frame through the chain and to the encoder's format, waiting for it
+ * (the first frame, and every frame of a job without filters). */
 static int process(state *s, AVFrame **f)
 {
     int ret;
     if (s->vf.n > 0) {
         if ((ret = conform(s, f)) < 0)
             return ret;
-        AVFrame *out = av_frame_alloc();
-        if (!out)
-            return cli_fail(&s->job->err, AVERROR(ENOMEM), "out of memory");
-        ret = cli_vf_run(&s->vf, *f, out, &s->job->err);
-        av_frame_free(f);
-        *f = out;
-        if (ret < 0)
+        AVFrame *in = *f;
+        *f = NULL;
+        if ((ret = cli_vf_run(&s->vf, in, f, &s->job->err)) < 0)
             return ret;
     }
-    if (s->enc_fmt == AV_PIX_FMT_CUDA && (*f)->format == AV_PIX_FMT_CUDA)
+    return to_encoder(s, f, &s->conv, &s->job->err);
+}
+
+static int encode_frame(state *s, const AVFrame *f, cli_err *err)
+{
+    g_mutex_lock(&s->out_lock);
+    int ret = cli_output_encode(&s->out, f, err);
+    s->job->frames_done = s->out.frames_encoded;
+    g_mutex_unlock(&s->out_lock);
+    return ret;
+}
+
+/* ---- the encoding thread --------------------------------------------- */
+
+static gpointer encode_loop(gpointer data)
+{
+    state *s = data;
+    cli_err *err = &s->enc_err;
+    AVFrame *f = NULL;
+    int ret;
+    while ((ret = cli_vf_receive(&s->vf, true, &f, err)) == 0) {
+        s->job->heartbeat++;
+        if ((ret = to_encoder(s, &f, &s->conv_out, err)) >= 0)
+            ret = encode_frame(s, f, err);
+        av_frame_free(&f);
+        if (ret < 0)
+            break;
+    }
+    if (ret == AVERROR_EOF)
+        ret = 0;
+    /* A failure here stops the reading thread too (it may wait for room). */
+    if (ret < 0 && ret != AVERROR_EXIT)
+        cli_vf_stop(&s->vf);
+    s->enc_ret = ret;
+    return NULL;
+}
+
+static int start_encoder(state *s)
+{
+    s->enc_err.msg[0] = '\0';
+    s->enc_ret = 0;
+    s->encoder = g_thread_try_new("cf-encode", encode_loop, s, NULL);
+    return s->encoder ? 0 : cli_fail(&s->job->err, AVERROR(ENOMEM), "cannot start a thread");
+}
+
+/* Ends the encoding thread: once the frames submitted so far are encoded
+ * when `drain`, else at once (a failure, an interrupt). Returns the
+ * thread's failure, whose message becomes the job's unless it has one. */
+static int join_encoder(state *s, bool drain)
+{
+    if (!s->encoder)
         return 0;
-    return cli_convert_frame(&s->conv, f, s->enc_fmt, s->w, s->h, &s->job->err);
+    if (drain)
+        cli_vf_drain(&s->vf);
+    else
+        cli_vf_stop(&s->vf);
+    g_thread_join(s->encoder);
+    s->encoder = NULL;
+    if (s->enc_ret >= 0 || s->enc_ret == AVERROR_EXIT)
+        return 0;
+    cli_fail(&s->job->err, s->enc_ret, "%s", s->enc_err.msg);
+    return s->enc_ret;
 }
 
 /* ---- the first frame decides formats and opens the encoder -------------- */
@@ -169,6 +248,9 @@ static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
     if (forced == AV_PIX_FMT_NONE || forced == final_av)
         s->enc_frames = nvenc_frames(s, codec, final);
     s->vf.hw_frames = s->vf.n > 0 ? s->enc_frames : NULL;
+    int ret;
+    if (s->vf.n > 0 && (ret = cli_vf_start(&s->vf, 0, &s->job->err)) < 0)
+        return ret;
     if (s->enc_frames)
         s->enc_fmt = AV_PIX_FMT_CUDA;
     else if (forced != AV_PIX_FMT_NONE)
@@ -275,18 +357,28 @@ static int handle_frame(state *s, AVFrame *decoded)
     fix_timestamps(s, decoded);
     AVFrame *f = NULL;
     int ret;
-    if (!s->started) {
+    bool first = !s->started;
+    if (first) {
         job->hw_decode = decoded->format == AV_PIX_FMT_CUDA;
         ret = start(s, decoded, &f);
     } else if (!(f = av_frame_clone(decoded))) {
         ret = cli_fail(&job->err, AVERROR(ENOMEM), "out of memory");
+    } else if (s->encoder) {
+        /* Frames in flight: the encoding thread takes it from here. */
+        if ((ret = conform(s, &f)) >= 0) {
+            ret = cli_vf_submit(&s->vf, f, &job->err);
+            f = NULL;
+        }
+        av_frame_free(&f);
+        return ret;
     } else {
         ret = process(s, &f);
     }
     if (ret >= 0)
-        ret = cli_output_encode(&s->out, f, &job->err);
+        ret = encode_frame(s, f, &job->err);
     av_frame_free(&f);
-    job->frames_done = s->out.frames_encoded;
+    if (ret >= 0 && first && s->vf.n > 0)
+        ret = start_encoder(s);
     return ret;
 }
 
@@ -371,10 +463,13 @@ static int run(state *s)
     while (ret >= 0 && (ret = cli_input_read(&s->in, s->pkt, err)) >= 0) {
         s->last_progress = cli_now();
         s->job->heartbeat++;
-        if (s->pkt->stream_index == s->in.video)
+        if (s->pkt->stream_index == s->in.video) {
             ret = decode(s, s->pkt);
-        else
+        } else {
+            g_mutex_lock(&s->out_lock);
             ret = cli_output_copy(&s->out, s->pkt, err);
+            g_mutex_unlock(&s->out_lock);
+        }
         if (ret >= 0 && !s->started && s->in.video_packets > MAX_PACKETS_BEFORE_FIRST_FRAME)
             ret = cli_fail(err, AVERROR_INVALIDDATA,
                            "no video frame decoded from the first %d video packets",
@@ -382,7 +477,7 @@ static int run(state *s)
     }
     if (ret != AVERROR_EOF)
         return ret;
-    if ((ret = decode(s, NULL)) < 0)
+    if ((ret = decode(s, NULL)) < 0 || (ret = join_encoder(s, true)) < 0)
         return ret;
     if (!s->started)
         return cli_fail(err, AVERROR_INVALIDDATA, "no video frame could be decoded");
@@ -406,9 +501,13 @@ void cli_job_run(cli_job *job)
     double t0 = cli_now();
     state s = { .job = job, .last_progress = t0 };
     job->running = 1;
+    g_mutex_init(&s.out_lock);
     s.pkt = av_packet_alloc();
     s.frame = av_frame_alloc();
     int ret = s.pkt && s.frame ? run(&s) : cli_fail(&job->err, AVERROR(ENOMEM), "out of memory");
+    int enc = join_encoder(&s, false); /* after a failure: stops it at once */
+    if (ret >= 0)
+        ret = enc;
     job->ok = ret >= 0;
     if (!job->ok && !job->err.msg[0])
         cli_fail_av(&job->err, ret, "failed");
@@ -417,9 +516,11 @@ void cli_job_run(cli_job *job)
     av_buffer_unref(&s.enc_frames);
     cli_vf_free(&s.vf);
     cli_convert_free(&s.conv);
+    cli_convert_free(&s.conv_out);
     cli_input_close(&s.in);
     av_packet_free(&s.pkt);
     av_frame_free(&s.frame);
+    g_mutex_clear(&s.out_lock);
     job->seconds = cli_now() - t0;
     job->running = 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
 #include <libavutil/hwcontext.h>
 
 #include "pixfmt.h"
@@ -35,11 +36,11 @@ int cli_vf_init(cli_vf *vf, const char *desc, cli_err *err)
     return 0;
 }
 
-void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream stream)
+void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream decoder_stream)
 {
     vf->gpu = true;
     vf->device = device;
-    vf->stream = stream;
+    vf->decoder_stream = decoder_stream;
 }
 
 /* ---- planning ---------------------------------------------------------- */
@@ -150,119 +151,192 @@ cf_format cli_vf_output(const cli_vf *vf)
 
 /* ---- running ----------------------------------------------------------- */
 
-/* (Re)allocates a scratch frame when its format or size differs. */
-static int ensure_frame(cf_frame *f, cf_format fmt, int w, int h, cf_memory mem, cli_err *err)
+static void drop_job(void *token, void *user_data)
 {
-    if (f->allocation && f->format == fmt && f->width == w && f->height == h && f->memory == mem)
-        return 0;
-    cf_frame_free(f);
-    if (cf_frame_alloc(f, fmt, w, h, mem) != CF_OK)
-        return cli_fail_cf(err, "allocating a filter frame");
+    (void)user_data;
+    cli_vf_job *job = token;
+    av_frame_free(&job->in);
+    av_frame_free(&job->out);
+}
+
+int cli_vf_start(cli_vf *vf, int depth, cli_err *err)
+{
+    cf_scheduler_destroy(&vf->sched);
+    if (vf->gpu && !vf->decoded && cf_event_create(&vf->decoded) != CF_OK)
+        return cli_fail_cf(err, "GPU");
+    cf_filter *filters[CLI_VF_MAX];
+    for (int i = 0; i < vf->n; i++)
+        filters[i] = cf_chain_get(vf->chain, i);
+    cf_scheduler_params p = {
+        .filters = filters,
+        .n_filters = vf->n,
+        .formats = vf->out,
+        .depth = depth,
+        .backend = vf->gpu ? CF_BACKEND_CUDA : CF_BACKEND_CPU,
+        .output = CF_SCHEDULER_OUTPUT_HOST,
+        .name = "--vf",
+        .drop = drop_job,
+    };
+    if (cf_scheduler_create(&vf->sched, &p) != CF_OK)
+        return cli_fail_cf(err, "starting the filters");
+    vf->next_job = 0;
     return 0;
 }
 
-static int run_filter(cli_vf *vf, int i, const cf_frame *src, cf_frame *dst, cli_err *err)
+/* The job for the next frame: jobs are used in turn, and with at most depth
+ * frames in flight the one depth + 1 submits back has been received. */
+static cli_vf_job *next_job(cli_vf *vf)
 {
-    cf_filter *f = cf_chain_get(vf->chain, i);
-    if (cf_filter_run(f, src, dst, vf->stream) != CF_OK) {
-        char what[96];
-        snprintf(what, sizeof what, "filter '%s'", cf_filter_get_desc(f)->name);
-        return cli_fail_cf(err, what);
-    }
-    return 0;
+    cli_vf_job *job = &vf->jobs[vf->next_job];
+    vf->next_job = (vf->next_job + 1) % (CF_SCHEDULER_MAX_DEPTH + 1);
+    return job;
 }
 
-/* The input as a cf_frame where the chain runs: uploaded if it is a host
- * frame and the chain runs on the GPU. */
-static int chain_input(cli_vf *vf, const AVFrame *in, cf_frame *src, cli_err *err)
-{
-    bool dev = in->format == AV_PIX_FMT_CUDA;
-    if (dev && !vf->gpu)
-        return cli_fail(err, AVERROR(EINVAL), "internal: CUDA frame for a CPU filter chain");
-    if (!cli_frame_wrap(in, vf->in, dev ? CF_MEMORY_DEVICE : CF_MEMORY_HOST, vf->device, src))
-        return cli_fail(err, AVERROR(EINVAL), "frame %dx%d cannot be wrapped as %s", in->width,
-                        in->height, cf_format_name(vf->in));
-    if (!vf->gpu || dev)
-        return 0;
-    int ret = ensure_frame(&vf->staging, vf->in, in->width, in->height, CF_MEMORY_DEVICE, err);
-    if (ret < 0)
-        return ret;
-    if (cf_frame_upload(src, &vf->staging, vf->stream) != CF_OK)
-        return cli_fail_cf(err, "uploading a frame to the GPU");
-    *src = vf->staging;
-    return 0;
-}
-
-/* Gives `out` planes for the final result and wraps them as *dst. */
-static int chain_output(cli_vf *vf, AVFrame *out, int w, int h, cf_frame *dst, cli_err *err)
+/* The encoder's CUDA frame the result goes into (NVENC), as a cf_frame. */
+static int hw_output(cli_vf *vf, cli_vf_job *job, int w, int h, cf_frame *dst, cli_err *err)
 {
     cf_format fmt = cli_vf_output(vf);
-    int ret;
-    out->format = cli_format_to_av(fmt);
-    out->width = w;
-    out->height = h;
-    if (vf->gpu && vf->hw_frames) {
-        if ((ret = av_hwframe_get_buffer(vf->hw_frames, out, 0)) < 0)
-            return cli_fail_av(err, ret, "getting a CUDA frame for the encoder");
-        return cli_frame_wrap(out, fmt, CF_MEMORY_DEVICE, vf->device, dst)
-                   ? 0 : cli_fail(err, AVERROR(EINVAL), "cannot wrap the encoder's CUDA frame");
-    }
-    if (vf->gpu)
-        ret = cli_pinned_frame_alloc(&vf->pinned, out);
-    else
-        ret = av_frame_get_buffer(out, 0);
+    job->out = av_frame_alloc();
+    if (!job->out)
+        return cli_fail(err, AVERROR(ENOMEM), "out of memory");
+    job->out->format = cli_format_to_av(fmt);
+    job->out->width = w;
+    job->out->height = h;
+    int ret = av_hwframe_get_buffer(vf->hw_frames, job->out, 0);
     if (ret < 0)
-        return cli_fail_av(err, ret, "allocating an output frame");
-    return cli_frame_wrap(out, fmt, vf->gpu ? CF_MEMORY_PINNED_HOST : CF_MEMORY_HOST, -1, dst)
-               ? 0 : cli_fail(err, AVERROR(EINVAL), "cannot wrap the output frame");
+        return cli_fail_av(err, ret, "getting a CUDA frame for the encoder");
+    if (!cli_frame_wrap(job->out, fmt, CF_MEMORY_DEVICE, vf->device, dst))
+        return cli_fail(err, AVERROR(EINVAL), "cannot wrap the encoder's CUDA frame");
+    return 0;
 }
 
-static int run_chain(cli_vf *vf, const cf_frame *src, AVFrame *out, cli_err *err)
+int cli_vf_submit(cli_vf *vf, AVFrame *in, cli_err *err)
 {
-    cf_memory mem = vf->gpu ? CF_MEMORY_DEVICE : CF_MEMORY_HOST;
-    const cf_frame *cur = src;
-    int w = src->width, h = src->height, ret;
-    /* On the CPU the last filter writes the output frame itself; on the GPU
-     * it writes device memory (mid[n-1]) unless the encoder takes CUDA frames. */
-    bool last_direct = !vf->gpu || vf->hw_frames;
-    int n_mid = last_direct ? vf->n - 1 : vf->n;
-    for (int i = 0; i < n_mid; i++) {
-        if ((ret = ensure_frame(&vf->mid[i], vf->out[i], w, h, mem, err)) < 0 ||
-            (ret = run_filter(vf, i, cur, &vf->mid[i], err)) < 0)
-            return ret;
-        cur = &vf->mid[i];
-    }
-    cf_frame dst;
-    if ((ret = chain_output(vf, out, w, h, &dst, err)) < 0)
-        return ret;
-    if (last_direct)
-        ret = run_filter(vf, vf->n - 1, cur, &dst, err);
-    else if (cf_frame_download(cur, &dst, vf->stream) != CF_OK)
-        ret = cli_fail_cf(err, "downloading the filtered frame");
-    /* The encoder reads the frame as soon as it gets it. */
-    if (ret == 0 && vf->gpu && cf_stream_synchronize(vf->stream) != CF_OK)
-        ret = cli_fail_cf(err, "GPU filters");
+    bool dev = in->format == AV_PIX_FMT_CUDA;
+    cli_vf_job *job = next_job(vf);
+    cf_frame src, dst;
+    job->in = in;
+    job->out = NULL;
+    int ret = 0;
+    if (dev && !vf->gpu)
+        ret = cli_fail(err, AVERROR(EINVAL), "internal: CUDA frame for a CPU filter chain");
+    else if (!cli_frame_wrap(in, vf->in, dev ? CF_MEMORY_DEVICE : CF_MEMORY_HOST, vf->device, &src))
+        ret = cli_fail(err, AVERROR(EINVAL), "frame %dx%d cannot be wrapped as %s", in->width,
+                       in->height, cf_format_name(vf->in));
+    else if (vf->gpu && vf->hw_frames)
+        ret = hw_output(vf, job, in->width, in->height, &dst, err);
+    /* A decoded CUDA frame is written by FFmpeg's copies on its stream: the
+     * filters' GPU work waits for them there, not here. */
+    if (ret == 0 && dev && cf_event_record(vf->decoded, vf->decoder_stream) != CF_OK)
+        ret = cli_fail_cf(err, "GPU");
+    cf_status st = CF_OK;
+    if (ret == 0)
+        st = cf_scheduler_submit_with_events(vf->sched, &src, job->out ? &dst : NULL, job,
+                                             dev ? vf->decoded : NULL, NULL);
+    if (st == CF_ERROR_FLUSHING)
+        ret = AVERROR_EXIT;
+    else if (st != CF_OK)
+        ret = cli_fail_cf(err, "filters");
+    if (ret < 0)
+        drop_job(job, NULL);
     return ret;
 }
 
-int cli_vf_run(cli_vf *vf, const AVFrame *in, AVFrame *out, cli_err *err)
+static void release_result(void *opaque, uint8_t *data)
 {
-    cf_frame src;
-    int ret = chain_input(vf, in, &src, err);
-    if (ret < 0 || (ret = run_chain(vf, &src, out, err)) < 0)
-        return ret;
-    if ((ret = av_frame_copy_props(out, in)) < 0)
-        return cli_fail_av(err, ret, "copying frame properties");
-    if (!cf_format_get_info(cli_vf_output(vf))->is_yuv)
-        out->color_range = AVCOL_RANGE_JPEG;
+    (void)data;
+    cf_scheduler_release(NULL, opaque);
+    g_free(opaque);
+}
+
+/* An AVFrame over a result frame of the scheduler's pool: its buffer gives
+ * the frame back when the last reference goes (in whatever thread). */
+static int wrap_result(cf_scheduler_result *r, AVFrame *out, cli_err *err)
+{
+    const cf_frame *f = &r->frame;
+    const cf_format_info *info = cf_format_get_info(f->format);
+    out->format = cli_format_to_av(f->format);
+    out->width = f->width;
+    out->height = f->height;
+    size_t end = 0;
+    for (int p = 0; p < info->n_planes; p++) {
+        out->data[p] = f->data[p];
+        out->linesize[p] = (int)f->pitch[p];
+        size_t plane_end = (size_t)(f->data[p] - f->data[0]) +
+                           f->pitch[p] * (size_t)cf_format_plane_height(f->format, p, f->height);
+        if (plane_end > end)
+            end = plane_end;
+    }
+    out->extended_data = out->data;
+    cf_scheduler_result *kept = g_new(cf_scheduler_result, 1);
+    *kept = *r;
+    out->buf[0] = av_buffer_create(f->data[0], end, release_result, kept, 0);
+    if (!out->buf[0]) {
+        cf_scheduler_release(NULL, kept);
+        g_free(kept);
+        return cli_fail(err, AVERROR(ENOMEM), "out of memory");
+    }
     return 0;
+}
+
+int cli_vf_receive(cli_vf *vf, bool wait, AVFrame **out, cli_err *err)
+{
+    cf_scheduler_result r;
+    cf_status st = cf_scheduler_receive(vf->sched, &r, wait);
+    if (st == CF_ERROR_AGAIN)
+        return AVERROR(EAGAIN);
+    if (st == CF_ERROR_EOF)
+        return AVERROR_EOF;
+    if (st == CF_ERROR_FLUSHING)
+        return AVERROR_EXIT;
+    if (st != CF_OK)
+        return cli_fail_cf(err, "filters");
+    cli_vf_job *job = r.token;
+    AVFrame *in = job->in, *o = job->out;
+    job->in = job->out = NULL;
+    int ret = 0;
+    if (r.status != CF_OK) {
+        ret = cli_fail_cf(err, "filters");
+        cf_scheduler_release(vf->sched, &r);
+    } else if (!o) {
+        if (!(o = av_frame_alloc()))
+            ret = cli_fail(err, AVERROR(ENOMEM), "out of memory");
+        else
+            ret = wrap_result(&r, o, err);
+        if (ret < 0)
+            cf_scheduler_release(vf->sched, &r);
+    }
+    if (ret == 0 && (ret = av_frame_copy_props(o, in)) < 0)
+        ret = cli_fail_av(err, ret, "copying frame properties");
+    if (ret == 0 && !cf_format_get_info(cli_vf_output(vf))->is_yuv)
+        o->color_range = AVCOL_RANGE_JPEG;
+    av_frame_free(&in);
+    if (ret < 0)
+        av_frame_free(&o);
+    *out = o;
+    return ret;
+}
+
+void cli_vf_drain(cli_vf *vf)
+{
+    cf_scheduler_drain(vf->sched);
+}
+
+void cli_vf_stop(cli_vf *vf)
+{
+    cf_scheduler_set_flushing(vf->sched, true);
+}
+
+int cli_vf_run(cli_vf *vf, AVFrame *in, AVFrame **out, cli_err *err)
+{
+    *out = NULL;
+    int ret = cli_vf_submit(vf, in, err);
+    return ret < 0 ? ret : cli_vf_receive(vf, true, out, err);
 }
 
 void cli_vf_free(cli_vf *vf)
 {
-    cf_frame_free(&vf->staging);
-    for (int i = 0; i < CLI_VF_MAX; i++)
-        cf_frame_free(&vf->mid[i]);
-    cli_pinned_free(&vf->pinned);
+    cf_scheduler_destroy(&vf->sched);
+    cf_event_destroy(&vf->decoded);
     cf_chain_free(&vf->chain);
 }

@@ -1,10 +1,14 @@
 /* cudafilters tool: our filter chain (--vf) applied to FFmpeg frames.
  *
- * The chain runs on the CPU (host frames) or on one GPU. On the GPU the input
- * is a decoded CUDA frame (NVDEC, used in place) or a host frame that is
- * uploaded; intermediate frames stay in device memory; the result is either
- * downloaded into a pinned host frame or, for an encoder that takes CUDA
- * frames (NVENC), written straight into a frame of its hardware pool. */
+ * The chain runs through a cf_scheduler (core/include/cudafilters/
+ * scheduler.h), on the CPU (host frames) or on one GPU, with frames in
+ * flight: the decoding thread submits frames and returns, the encoding
+ * thread receives finished frames in order. On the GPU the input is a
+ * decoded CUDA frame (NVDEC, used in place) or a host frame the scheduler
+ * uploads; intermediate frames stay in device memory; the result is either
+ * downloaded into a pinned frame of the scheduler's pool or, for an encoder
+ * that takes CUDA frames (NVENC), written straight into a frame of its
+ * hardware pool. */
 #ifndef CLI_VFILTER_H
 #define CLI_VFILTER_H
 
@@ -19,6 +23,12 @@
 
 #define CLI_VF_MAX 32 /* filters in one chain */
 
+/* A frame on its way through the scheduler (its token). */
+typedef struct cli_vf_job {
+    AVFrame *in;  /* the input, held until its work is done */
+    AVFrame *out; /* NVENC: the encoder's CUDA frame the result goes into; else NULL */
+} cli_vf_job;
+
 typedef struct cli_vf {
     cf_chain *chain;
     int n;                       /* filters; 0 for an empty --vf */
@@ -27,10 +37,11 @@ typedef struct cli_vf {
     bool user_range[CLI_VF_MAX]; /* --vf gave the filter's range itself */
     bool gpu;                    /* run on device `device` */
     int device;
-    cf_stream stream;
-    cf_frame staging;            /* device copy of a host input frame */
-    cf_frame mid[CLI_VF_MAX];    /* filter outputs (the last one too on the GPU) */
-    cli_pinned pinned;           /* host frames GPU results are downloaded into */
+    cf_stream decoder_stream;    /* FFmpeg's stream, whose copies the GPU work waits for */
+    cf_event decoded;            /* recorded on decoder_stream before each CUDA input */
+    cf_scheduler *sched;         /* made by cli_vf_start() */
+    cli_vf_job jobs[CF_SCHEDULER_MAX_DEPTH + 1]; /* tokens, used in turn */
+    int next_job;
     AVBufferRef *hw_frames;      /* encoder's CUDA frame pool, or NULL (not owned) */
 } cli_vf;
 
@@ -39,8 +50,9 @@ typedef struct cli_vf {
  * token. */
 int cli_vf_init(cli_vf *vf, const char *desc, cli_err *err);
 
-/* Runs the chain on GPU `device` with `stream` from now on (default: CPU). */
-void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream stream);
+/* Runs the chain on GPU `device` from now on (default: CPU); its work waits
+ * for what FFmpeg queued on `decoder_stream` before each decoded CUDA frame. */
+void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream decoder_stream);
 
 /* Chooses each filter's output format for input `in` and sets the
  * parameters the stream decides (CF_PARAM_ROLE_COLOR_RANGE: from
@@ -56,17 +68,41 @@ void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream stream);
 cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format *accepted,
                       int n_accepted, bool *is_accepted, cli_err *err);
 
-/* Runs the planned chain on `in` (host or CUDA frame of the planned input
- * format) into `out` (an empty frame the caller owns): a host frame, or a
- * CUDA frame from hw_frames when that is set. Output properties are the
- * input's (pts, duration, colour), with full range for non-YUV output.
- * Returns 0 or a negative AVERROR with err set. */
-int cli_vf_run(cli_vf *vf, const AVFrame *in, AVFrame *out, cli_err *err);
+/* Makes the scheduler for the planned chain, with `depth` frames in flight
+ * (0: the scheduler's default), replacing one made before (whose frames must
+ * all have been received). Returns 0 or a negative AVERROR with err set. */
+int cli_vf_start(cli_vf *vf, int depth, cli_err *err);
+
+/* Submits `in` (taken; a host frame of the planned input format, or a CUDA
+ * frame of it), waiting while depth frames are in flight. Returns 0, or a
+ * negative AVERROR with err set: AVERROR_EXIT when the scheduler is flushing
+ * (cli_vf_stop), nothing taken then. */
+int cli_vf_submit(cli_vf *vf, AVFrame *in, cli_err *err);
+
+/* The oldest result into *out (the caller's): a host frame in pinned or
+ * ordinary memory (or a CUDA frame of hw_frames) with the input's
+ * properties (pts, duration, colour; full range for non-YUV output).
+ * Waits for it when `wait`. Returns 0, AVERROR(EAGAIN) (not finished, or
+ * nothing in flight, without `wait`), AVERROR_EOF (drained and nothing
+ * left), AVERROR_EXIT (stopped), or the frame's own failure with err set. */
+int cli_vf_receive(cli_vf *vf, bool wait, AVFrame **out, cli_err *err);
+
+/* No more input: receive returns AVERROR_EOF once everything is out. */
+void cli_vf_drain(cli_vf *vf);
+
+/* Wakes and refuses every wait in submit and receive from now on (another
+ * thread failed or the job was interrupted). Any thread. */
+void cli_vf_stop(cli_vf *vf);
+
+/* Submit and receive of one frame: the synchronous form, for the first
+ * frame (formats and the encoder are chosen from its result). */
+int cli_vf_run(cli_vf *vf, AVFrame *in, AVFrame **out, cli_err *err);
 
 /* The chain's final format (the input's when the chain is empty). */
 cf_format cli_vf_output(const cli_vf *vf);
 
-/* Frees the chain and its frames (device frames in the current context). */
+/* Frees the chain, the scheduler (dropping frames still in flight) and the
+ * event, in the current CUDA context. */
 void cli_vf_free(cli_vf *vf);
 
 #endif
