@@ -19,6 +19,7 @@ typedef struct
   gboolean scheduled;           /* in the cf_scheduler, which gives it back */
   gboolean discont;
   GstCfEvent *event;            /* recorded after the frame's work (early pushes); kept */
+  guint64 sequence;             /* the record of event made for this frame */
 } GstCfRecord;
 
 struct _GstCfSchedule
@@ -161,20 +162,25 @@ gst_cf_schedule_stop (GstCfSchedule * sched)
 
 /* ---- the task ---- */
 
-/* Takes the head record's result once its work is done; FALSE when
- * flushing (the record stays for the flush). */
-static gboolean
-finish_head (GstCfSchedule * sched, GstCfRecord * rec, cf_status * status, gchar ** message)
+/* Takes the head record's result: once its work is done when @wait, else
+ * only if it is done. Returns 1 when taken (*status, *message: the frame's
+ * failure), 0 when flushing (the record stays for the flush), -1 when not
+ * done yet (without @wait). */
+static gint
+finish_head (GstCfSchedule * sched, GstCfRecord * rec, gboolean wait, cf_status * status,
+    gchar ** message)
 {
   cf_scheduler_result r;
   cf_status st;
 
   *status = CF_OK;
   if (!rec->scheduled)
-    return TRUE;
-  st = cf_scheduler_receive (sched->scheduler, &r, TRUE);
+    return 1;
+  st = cf_scheduler_receive (sched->scheduler, &r, wait);
   if (st == CF_ERROR_FLUSHING)
-    return FALSE;
+    return 0;
+  if (st == CF_ERROR_AGAIN && !wait)
+    return -1;
   if (st == CF_OK && r.token != rec) {
     /* Cannot happen: records and frames go in the same order. */
     st = CF_ERROR_INVALID_ARGUMENT;
@@ -184,7 +190,7 @@ finish_head (GstCfSchedule * sched, GstCfRecord * rec, cf_status * status, gchar
   }
   *status = st == CF_OK ? r.status : st;
   cf_scheduler_release (sched->scheduler, &r);
-  return TRUE;
+  return 1;
 }
 
 /* Pushes a record's output, or drops it when the stream has stopped. A
@@ -209,21 +215,47 @@ push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
   return gst_pad_push (sched->srcpad, out);
 }
 
+/* With the lock held: the newest record whose output left early (its work
+ * then only holds the input), when the head is one too; else NULL. */
+static GstCfRecord *
+newest_early (GstCfSchedule * sched)
+{
+  GstCfRecord *head = g_queue_peek_head (&sched->queue), *tail = g_queue_peek_tail (&sched->queue);
+
+  return head && head->scheduled && !head->outbuf && tail->scheduled && !tail->outbuf
+      && tail->event ? tail : NULL;
+}
+
 static void
 task_loop (gpointer data)
 {
   GstCfSchedule *sched = data;
-  GstCfRecord *rec;
+  GstCfRecord *rec, *newest;
   GstFlowReturn ret, stopped;
   cf_status status;
   gchar *message = NULL;
+  guint64 sequence = 0;
+  gint taken;
 
   g_mutex_lock (&sched->lock);
   while (g_queue_is_empty (&sched->queue) && !sched->flushing)
     g_cond_wait (&sched->cond, &sched->lock);
   rec = sched->flushing ? NULL : g_queue_peek_head (&sched->queue);
+  newest = rec ? newest_early (sched) : NULL;
+  if (newest)
+    sequence = newest->sequence;
   g_mutex_unlock (&sched->lock);
-  if (!rec || !finish_head (sched, rec, &status, &message)) {
+  /* Outputs that left early wait for nothing here but the release of their
+   * inputs. One that is done goes at once; otherwise sleep until the newest
+   * one's work is done, after which the older ones are too (they end on the
+   * same stream, before it): one wake then lets several go, instead of one
+   * wake a frame. */
+  taken = rec ? finish_head (sched, rec, newest == NULL, &status, &message) : 0;
+  if (taken < 0) {
+    (void) gst_cf_event_wait (newest->event, sequence);
+    taken = finish_head (sched, rec, TRUE, &status, &message);
+  }
+  if (!taken) {
     GST_DEBUG_OBJECT (sched->element, "flushing: pausing the output task");
     gst_pad_pause_task (sched->srcpad);
     return;
@@ -349,7 +381,7 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
     rec->out_mapped = FALSE;
     sched->early_buf = rec->outbuf;
     sched->early_event = gst_cf_event_ref (signal);
-    sched->early_sequence = sequence;
+    sched->early_sequence = rec->sequence = sequence;
     sched->early_discont = discont;
     rec->outbuf = NULL;
   }

@@ -24,9 +24,9 @@ out=$dev/data
 # H.264 for NVDEC (vtest.avi's MS-MPEG4 is not an NVDEC codec).
 enc $out/vtest.mp4 -i $data/vtest.avi -c:v libx264 -preset veryfast -crf 26 -pix_fmt yuv420p \
     $out/vtest.mp4
-# 1080p, 10 s, for fps at a common size. (Everything carried stays under the
-# device tool's 64 MiB with the 50 MiB runtime bundle.)
-enc $out/city1080.mp4 -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=10 -c:v libx264 \
+# 1080p, 30 s (900 frames), for fps at a common size. (Everything carried
+# stays under the device tool's 64 MiB with the 50 MiB runtime bundle.)
+enc $out/city1080.mp4 -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=30 -c:v libx264 \
     -preset veryfast -crf 36 -pix_fmt yuv420p $out/city1080.mp4
 # 10-bit HEVC: NVDEC gives P010 frames.
 enc $out/hevc10.mkv -i $data/vtest.avi -t 10 -c:v libx265 -x265-params log-level=error \
