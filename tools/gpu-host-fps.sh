@@ -1,6 +1,7 @@
 #!/bin/bash
-# On the GPU host, after tools/prepare-gpu-run.sh here and with .device/cli
-# carried: the command-line tool's 1080p fps (the rows tools/ffmpeg-peer.sh
+# On the GPU host, after tools/prepare-gpu-run.sh here and with
+# .device/cli/build, .device/cli/rt and .device/cli/data/{city1080.mp4,
+# vtest3.mp4,hevc10.mkv} carried: the command-line tool's 1080p fps (the rows tools/ffmpeg-peer.sh
 # times with FFmpeg) and its GPU = CPU checks (8-bit and P010), a subset of
 # tools/gpu-host.sh that fits a short device session. Writes cli.log to $OUT.
 set -u
@@ -25,7 +26,7 @@ median3() {
         timeout ${LIMIT:-120} $T transcode $in $out --json --quiet "$@" | fps
     done | sort -g | sed -n 2p
 }
-echo "=== 1080p H.264 (30 s, 900 frames), NVDEC; median frames/s of 3 runs"
+echo "=== 1080p H.264 (20 s, 600 frames), NVDEC; median frames/s of 3 runs"
 dec=$(median3 $d/city1080.mp4 $fast/dec.nut --codec rawvideo)
 raw=$(median3 $d/city1080.mp4 $fast/filtered.nut --vf "gray,blur=sigma=2" --codec rawvideo)
 x264=$(median3 $d/city1080.mp4 $fast/filtered.mp4 --vf "gray,blur=sigma=2")
@@ -42,12 +43,12 @@ print(f"| gray,blur=sigma=2 to raw video | {raw:.1f} | decode only | {100*raw/de
 print(f"| libx264 alone on the same (filtered) frames | {alone:.1f} | | | |")
 print(f"| gray,blur=sigma=2 to libx264 | {x264:.1f} | libx264 alone | {100*x264/alone:.1f}% | >= 95% |")
 PY
-cmp $fast/filtered.nut $fast/filtered.nut >/dev/null && frames=$($T transcode $fast/filtered.nut $fast/count.nut --codec rawvideo --json --quiet | python3 -c 'import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])["frames_out"])')
-echo "frames in the filtered raw file: ${frames:-?} (900 decoded)"
+frames=$($T transcode $fast/filtered.nut $fast/count.nut --codec rawvideo --json --quiet | python3 -c 'import json,sys; print(json.loads(sys.stdin.read().strip().splitlines()[-1])["frames_out"])')
+echo "frames in the filtered raw file: ${frames:-?} (600 decoded)"
 rm -rf $fast
 echo "=== GPU result equals the CPU result bit for bit (vtest, raw frames)"
-run $T transcode $d/vtest.mp4 $w/gpu.yuv --vf gray,blur=sigma=2 --codec rawvideo --pix-fmt yuv420p --json
-run $T transcode $d/vtest.mp4 $w/cpu.yuv --vf gray,blur=sigma=2 --codec rawvideo --pix-fmt yuv420p --device cpu --json
+run $T transcode $d/vtest3.mp4 $w/gpu.yuv --vf gray,blur=sigma=2 --codec rawvideo --pix-fmt yuv420p --json
+run $T transcode $d/vtest3.mp4 $w/cpu.yuv --vf gray,blur=sigma=2 --codec rawvideo --pix-fmt yuv420p --device cpu --json
 if cmp $w/gpu.yuv $w/cpu.yuv; then echo "IDENTICAL: NVDEC + GPU filters = CPU"; else echo "DIFFERENT"; fi
 echo "=== 10-bit HEVC (P010 frames, luma kept)"
 run $T transcode $d/hevc10.mkv $w/hevc10.mkv --vf gray,blur=sigma=2 --json

@@ -24,10 +24,14 @@ out=$dev/data
 # H.264 for NVDEC (vtest.avi's MS-MPEG4 is not an NVDEC codec).
 enc $out/vtest.mp4 -i $data/vtest.avi -c:v libx264 -preset veryfast -crf 26 -pix_fmt yuv420p \
     $out/vtest.mp4
-# 1080p, 30 s (900 frames), for fps at a common size. (Everything carried
-# stays under the device tool's 64 MiB with the 50 MiB runtime bundle.)
-enc $out/city1080.mp4 -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=30 -c:v libx264 \
+# 1080p, 20 s (600 frames), for fps at a common size; 3 s of vtest for the
+# GPU = CPU check. (What tools/gpu-host-fps.sh needs stays under the device
+# tool's 64 MiB with the 50 MiB runtime bundle: carry .device/cli/build,
+# .device/cli/rt and those files, not the whole data folder.)
+enc $out/city1080.mp4 -f lavfi -i testsrc2=size=1920x1080:rate=30:duration=20 -c:v libx264 \
     -preset veryfast -crf 36 -pix_fmt yuv420p $out/city1080.mp4
+enc $out/vtest3.mp4 -i $data/vtest.avi -t 3 -c:v libx264 -preset veryfast -crf 26 \
+    -pix_fmt yuv420p $out/vtest3.mp4
 # 10-bit HEVC: NVDEC gives P010 frames.
 enc $out/hevc10.mkv -i $data/vtest.avi -t 10 -c:v libx265 -x265-params log-level=error \
     -crf 30 -pix_fmt yuv420p10le $out/hevc10.mkv
