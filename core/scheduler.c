@@ -122,6 +122,11 @@ bool cf_scheduler_uses_gpu(const cf_scheduler *sched)
     return sched && sched->gpu;
 }
 
+int cf_scheduler_depth(const cf_scheduler *sched)
+{
+    return sched ? sched->depth : 0;
+}
+
 /* Waits for a slot's GPU work and hands its token to the drop callback. */
 static void drop_slot(cf_scheduler *s, cf_sched_slot *slot)
 {

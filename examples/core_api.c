@@ -9,6 +9,7 @@
  * line and exits 0 on success.
  *
  *   cc core_api.c $(pkg-config --cflags --libs cudafilters-1.0) -o core_api */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,14 +63,25 @@ static int run_one(cf_chain *chain, const cf_frame *rgba, unsigned char *out)
     return 0;
 }
 
-/* Takes every finished frame (all of them when `wait`), checks it against
- * the reference and gives it back. */
-static int take_results(cf_scheduler *s, int wait, unsigned char (*reference)[W * H], int *done)
+/* How many results take_results() waits for. */
+typedef enum {
+    TAKE_FINISHED, /* none: only frames already done */
+    TAKE_OLDEST,   /* the oldest in flight, then those already done */
+    TAKE_ALL,      /* every one (after cf_scheduler_drain) */
+} take_mode;
+
+/* Takes results as `mode` says, checks each against the reference and gives
+ * it back. */
+static int take_results(cf_scheduler *s, take_mode mode, unsigned char (*reference)[W * H],
+                        int *done)
 {
     static unsigned char got[W * H];
     cf_scheduler_result r;
     cf_status st;
+    bool wait = mode != TAKE_FINISHED;
     while ((st = cf_scheduler_receive(s, &r, wait)) == CF_OK) {
+        if (mode == TAKE_OLDEST)
+            wait = false;
         int n = (int)(intptr_t)r.token; /* the token: our frame number */
         if (r.status != CF_OK)
             return fail("frame");
@@ -112,15 +124,18 @@ int main(void)
         return fail("scheduler");
     int done = 0;
     for (int n = 0; n < FRAMES; n++) {
-        /* Waits when the scheduler already has its depth of frames; the
-         * frame must stay untouched until its result comes back. */
+        /* What is finished; and with the scheduler full, the oldest frame,
+         * since a submit would wait for a receive that only this thread can
+         * make. */
+        bool full = cf_scheduler_in_flight(s) == cf_scheduler_depth(s);
+        if (take_results(s, full ? TAKE_OLDEST : TAKE_FINISHED, reference, &done))
+            return 1;
+        /* The frame must stay untouched until its result comes back. */
         if (cf_scheduler_submit(s, &rgba[n], NULL, (void *)(intptr_t)n) != CF_OK)
             return fail("submit");
-        if (take_results(s, 0, reference, &done))
-            return 1;
     }
     cf_scheduler_drain(s); /* no more frames: receive ends with CF_ERROR_EOF */
-    if (take_results(s, 1, reference, &done))
+    if (take_results(s, TAKE_ALL, reference, &done))
         return 1;
     if (done != FRAMES) {
         fprintf(stderr, "core_api: %d results for %d frames\n", done, FRAMES);

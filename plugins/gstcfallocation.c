@@ -129,7 +129,7 @@ gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
    * outputs then leave as soon as their work is queued. */
   priv->allocation_decided = TRUE;
   priv->downstream_waits = priv->out_cuda && priv->context
-      && gst_query_find_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, NULL);
+      && gst_cf_pending_meta_accepted (query, GST_BASE_TRANSFORM_SRC_PAD (trans));
   GST_DEBUG_OBJECT (self, "downstream %s wait for pending GPU work",
       priv->downstream_waits ? "can" : "cannot");
   keep_only_video_meta (query);
@@ -181,8 +181,7 @@ gst_cf_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery * d
   min = 2 * MAX (gst_cf_base_transform_get_frames_in_flight (self), 1) + 2;
   if (gst_cf_features_are_cuda (gst_caps_get_features (caps, 0))) {
     /* We can wait on the GPU for work still pending on our input. */
-    if (!gst_query_find_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, NULL))
-      gst_query_add_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, NULL);
+    gst_cf_pending_meta_offer (query, GST_BASE_TRANSFORM_SINK_PAD (trans));
     pool = ensure_cuda_pool (self, NULL, caps, min, 0, &size);
   } else {
     /* System memory we copy to the GPU: pinned, so the copy is

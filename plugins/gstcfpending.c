@@ -165,6 +165,41 @@ pending_meta_info (void)
   return info;
 }
 
+#define OFFER_NAME "GstCfPendingMetaOffer"
+
+void
+gst_cf_pending_meta_offer (GstQuery * query, GstPad * consumer)
+{
+  GstStructure *params;
+
+  if (gst_query_find_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, NULL))
+    return;
+  params = gst_structure_new (OFFER_NAME, "consumer", G_TYPE_POINTER, consumer, NULL);
+  gst_query_add_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, params);
+  gst_structure_free (params);
+}
+
+gboolean
+gst_cf_pending_meta_accepted (GstQuery * query, GstPad * srcpad)
+{
+  const GstStructure *params = NULL;
+  gpointer consumer = NULL;
+  GstPad *peer;
+  guint index;
+  gboolean direct;
+
+  if (!gst_query_find_allocation_meta (query, GST_CF_PENDING_META_API_TYPE, &index))
+    return FALSE;
+  gst_query_parse_nth_allocation_meta (query, index, &params);
+  if (!params || !gst_structure_has_name (params, OFFER_NAME)
+      || !gst_structure_get (params, "consumer", G_TYPE_POINTER, &consumer, NULL))
+    return FALSE;
+  peer = gst_pad_get_peer (srcpad);
+  direct = peer && (gpointer) peer == consumer;
+  gst_clear_object (&peer);
+  return direct;
+}
+
 void
 gst_cf_buffer_set_pending (GstBuffer * buffer, GstCfEvent * event, guint64 sequence)
 {

@@ -49,6 +49,17 @@ typedef struct
 
 GType gst_cf_pending_meta_api_get_type (void);
 
+/* In an ALLOCATION query @consumer (our sink pad) answers: it reads the
+ * meta. The offer names the pad, so a producer can tell it is linked to it
+ * directly: an element between (a foreign transform copying downstream's
+ * metas upstream, as GstBaseTransform does by default) would read the
+ * buffer without waiting. */
+void gst_cf_pending_meta_offer (GstQuery * query, GstPad * consumer);
+
+/* TRUE if the ALLOCATION query @srcpad sent downstream came back with the
+ * offer of the pad @srcpad is linked to. */
+gboolean gst_cf_pending_meta_accepted (GstQuery * query, GstPad * srcpad);
+
 /* Attaches (or replaces) the pending meta of @buffer (writable). */
 void gst_cf_buffer_set_pending (GstBuffer * buffer, GstCfEvent * event, guint64 sequence);
 

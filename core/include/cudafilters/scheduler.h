@@ -21,15 +21,21 @@
  *   cf_scheduler_create(&s, cf_scheduler_params(.filters = chain, .n_filters = 2,
  *                       .output = CF_SCHEDULER_OUTPUT_HOST));
  *   while (decode(&frame)) {
- *       cf_scheduler_submit(s, &frame, NULL, token_of(frame));   // waits when full
- *       while (cf_scheduler_receive(s, &r, false) == CF_OK) {    // whatever is done
+ *       bool full = cf_scheduler_in_flight(s) == cf_scheduler_depth(s);
+ *       while (cf_scheduler_receive(s, &r, full) == CF_OK) {     // what is done; one if full
+ *           full = false;
  *           if (r.status == CF_OK) encode(&r.frame, r.token); else report(r.token, cf_last_error());
  *           cf_scheduler_release(s, &r);
  *       }
+ *       cf_scheduler_submit(s, &frame, NULL, token_of(frame));
  *   }
  *   cf_scheduler_drain(s);
  *   while (cf_scheduler_receive(s, &r, true) == CF_OK) { ...; cf_scheduler_release(s, &r); }
  *   cf_scheduler_destroy(&s);
+ *
+ * A caller that submits and receives from one thread must receive before
+ * it submits more than the depth (cf_scheduler_depth()): a submit beyond it
+ * waits for a receive, which only another thread could then make.
  *
  * Threads: one thread at a time may submit and one (the same or another) may
  * receive; cf_scheduler_set_flushing() may come from any thread, so a
@@ -127,6 +133,10 @@ CF_API void cf_scheduler_destroy(cf_scheduler **sched);
 
 /* True if the scheduler runs the chain on the GPU. */
 CF_API bool cf_scheduler_uses_gpu(const cf_scheduler *sched);
+
+/* Frames the scheduler keeps in flight at most (params.depth, or the
+ * default). */
+CF_API int cf_scheduler_depth(const cf_scheduler *sched);
 
 /* Submits one frame. `src` is a host, pinned or device frame of any format
  * the first filter takes (device frames: of the scheduler's device, with
