@@ -21,6 +21,7 @@ cp $build/tests/test-* $dev/build/tests/ 2>/dev/null || true
 rm -rf $dev/build/tests/*.p
 cp $build/plugins/libgstcudafilters.so $dev/build/plugins/
 cp $build/bench/cf-bench $build/bench/cf-pipeline-bench $build/bench/cf-decode-bench $dev/build/bench/
+mkdir -p $dev/build/examples && cp $build/examples/core_api $dev/build/examples/
 arch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 cp /usr/lib/$arch/gstreamer-1.0/libgstcompositor.so $dev/plugins/
 if [ ! -f $dev/data/vtest.mp4 ]; then

@@ -13,6 +13,10 @@
 #include "parallel.h"
 #include "scheduler_internal.h"
 
+/* Threads that copy a pageable frame into pinned memory: a handful reach
+ * the host's memory bandwidth; more only cost cores. */
+#define STAGE_THREADS 8
+
 /* The format filter i writes: the given dst's for the last filter, else the
  * caller's plan or the filter's preferred output for its input. */
 static cf_status chain_formats(const cf_scheduler *s, cf_format in, cf_format last,
@@ -141,7 +145,7 @@ static cf_status queue_gpu(cf_scheduler *s, cf_sched_slot *slot, const cf_format
             CF_TRY(ensure_frame(s, &slot->stage_pinned, src->format, src->width, src->height,
                                 CF_MEMORY_PINNED_HOST));
             cf_sched_trace_push(s, slot->sequence, "stage");
-            cf_parallel_copy_frame(src, &slot->stage_pinned, 0);
+            cf_parallel_copy_frame(src, &slot->stage_pinned, STAGE_THREADS);
             cf_sched_trace_pop();
             from = &slot->stage_pinned;
         }

@@ -432,7 +432,11 @@ gst_cf_base_transform_transform (GstBaseTransform * trans, GstBuffer * inbuf,
    * one of ours, gstcfpending.h); our output may leave before our own work
    * is done when downstream can wait for it on the GPU. */
   cf_event wait = priv->in_cuda ? gst_cf_buffer_pending_event (inbuf) : NULL;
-  gboolean early = priv->downstream_waits;
+  /* Only between CUDA memory on both sides: an element that takes system
+   * memory (an upload) pushes from its own task once its copy is done, so
+   * the source's thread does no more than the upload's submit, and the
+   * elements after it run in that task's thread. */
+  gboolean early = priv->downstream_waits && priv->in_cuda;
   GstFlowReturn ret;
 
   if (!gst_cf_frame_map (GST_ELEMENT (self), priv->context, &in_frame, inbuf, &priv->in_info,

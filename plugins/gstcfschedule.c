@@ -212,6 +212,15 @@ push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
     out = gst_buffer_make_writable (out);
     GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_DISCONT);
   }
+  /* Our own work on it is done; a pending meta it may still carry (from an
+   * element before us) must not reach an element that cannot wait for it. */
+  if (gst_buffer_get_meta (out, GST_CF_PENDING_META_API_TYPE)) {
+    GST_DEBUG_OBJECT (sched->element, "finishing a pending meta before pushing");
+    if (!gst_cf_buffer_finish_pending (out))
+      GST_WARNING_OBJECT (sched->element, "pending GPU work failed: %s", cf_last_error ());
+    out = gst_buffer_make_writable (out);
+    gst_buffer_remove_meta (out, gst_buffer_get_meta (out, GST_CF_PENDING_META_API_TYPE));
+  }
   return gst_pad_push (sched->srcpad, out);
 }
 
