@@ -492,17 +492,6 @@ gst_cf_schedule_wait_idle (GstCfSchedule * sched)
   return ret;
 }
 
-gboolean
-gst_cf_schedule_is_idle (GstCfSchedule * sched)
-{
-  gboolean idle;
-
-  g_mutex_lock (&sched->lock);
-  idle = g_queue_is_empty (&sched->queue) && !sched->pushing;
-  g_mutex_unlock (&sched->lock);
-  return idle;
-}
-
 void
 gst_cf_schedule_flush_start (GstCfSchedule * sched)
 {

@@ -72,9 +72,6 @@ GstFlowReturn gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buf
  * while flushing. */
 GstFlowReturn gst_cf_schedule_wait_idle (GstCfSchedule * sched);
 
-/* TRUE while nothing is queued or being pushed. */
-gboolean gst_cf_schedule_is_idle (GstCfSchedule * sched);
-
 /* FLUSH_START: wakes every wait, makes submits return FLUSHING. Call
  * before forwarding the event downstream, then _pause() after. */
 void gst_cf_schedule_flush_start (GstCfSchedule * sched);

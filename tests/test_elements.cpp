@@ -460,7 +460,11 @@ std::string play_launch(const std::string &description, GstClockTime timeout = 3
 
 // Runs pipeline `p` (with an appsink named "sink") to EOS, then frees it;
 // returns every output buffer's bytes, concatenated.
-std::vector<uint8_t> run_to_eos(GstElement *p)
+// Plays pipeline `p` (its appsink named "sink") to EOS and returns every
+// buffer's bytes, or with `packed`, plane 0 of every frame, rows packed,
+// read through the negotiated caps (so strides and padding do not count).
+// Frees the pipeline.
+std::vector<uint8_t> run_to_eos(GstElement *p, bool packed = false)
 {
     if (!p) return {};
     GstElement *sink = gst_bin_get_by_name(GST_BIN(p), "sink");
@@ -469,11 +473,24 @@ std::vector<uint8_t> run_to_eos(GstElement *p)
     std::vector<uint8_t> bytes;
     GstSample *s;
     while ((s = gst_app_sink_pull_sample(GST_APP_SINK(sink)))) {
-        GstMapInfo map;
         GstBuffer *b = gst_sample_get_buffer(s);
-        gst_buffer_map(b, &map, GST_MAP_READ);
-        bytes.insert(bytes.end(), map.data, map.data + map.size);
-        gst_buffer_unmap(b, &map);
+        if (packed) {
+            GstVideoInfo info;
+            GstVideoFrame frame;
+            EXPECT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(s)));
+            EXPECT_TRUE(gst_video_frame_map(&frame, &info, b, GST_MAP_READ));
+            auto *d = (const uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&frame, 0);
+            int stride = GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0);
+            int row = GST_VIDEO_FRAME_COMP_WIDTH(&frame, 0) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, 0);
+            for (int y = 0; y < GST_VIDEO_FRAME_HEIGHT(&frame); y++)
+                bytes.insert(bytes.end(), d + y * stride, d + y * stride + row);
+            gst_video_frame_unmap(&frame);
+        } else {
+            GstMapInfo map;
+            gst_buffer_map(b, &map, GST_MAP_READ);
+            bytes.insert(bytes.end(), map.data, map.data + map.size);
+            gst_buffer_unmap(b, &map);
+        }
         gst_sample_unref(s);
     }
     GstBus *bus = gst_element_get_bus(p);
@@ -959,34 +976,10 @@ std::vector<uint8_t> run_counting(const std::vector<std::string> &chain, std::ve
         gst_object_unref(pad);
         prev = e;
     }
-    GstElement *sink = gst_element_factory_make("appsink", nullptr);
-    g_object_set(sink, "sync", FALSE, nullptr);
+    GstElement *sink = gst_element_factory_make("appsink", "sink");
     gst_bin_add(GST_BIN(p), sink);
     EXPECT_TRUE(gst_element_link(prev, sink));
-    gst_element_set_state(p, GST_STATE_PLAYING);
-    std::vector<uint8_t> bytes;
-    GstSample *s;
-    while ((s = gst_app_sink_pull_sample(GST_APP_SINK(sink)))) {
-        GstVideoInfo info;
-        GstVideoFrame frame;
-        EXPECT_TRUE(gst_video_info_from_caps(&info, gst_sample_get_caps(s)));
-        EXPECT_TRUE(gst_video_frame_map(&frame, &info, gst_sample_get_buffer(s), GST_MAP_READ));
-        auto *d = (const uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&frame, 0);
-        int row = GST_VIDEO_FRAME_COMP_WIDTH(&frame, 0) * GST_VIDEO_FRAME_COMP_PSTRIDE(&frame, 0);
-        for (int y = 0; y < GST_VIDEO_FRAME_HEIGHT(&frame); y++)
-            bytes.insert(bytes.end(), d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0),
-                         d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&frame, 0) + row);
-        gst_video_frame_unmap(&frame);
-        gst_sample_unref(s);
-    }
-    GstBus *bus = gst_element_get_bus(p);
-    GstMessage *err = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
-    EXPECT_EQ(err, nullptr) << "pipeline error";
-    if (err) gst_message_unref(err);
-    gst_object_unref(bus);
-    gst_element_set_state(p, GST_STATE_NULL);
-    gst_object_unref(p);
-    return bytes;
+    return run_to_eos(p, true);
 }
 
 } // namespace
