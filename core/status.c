@@ -1,9 +1,31 @@
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
-static _Thread_local char last_error[1024];
+/* The calling thread's last message, whole, however long (a filter string
+ * quoted in it can be). It lives on the heap; the key's destructor frees it
+ * when the thread ends. */
+static _Thread_local char *last_error;
+/* What cf_last_error() gives when even the message could not be allocated. */
+static _Thread_local char fallback[160];
+static pthread_key_t owner_key;
+static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
+
+/* Runs as the thread ends; a later error in another destructor starts anew. */
+static void free_message(void *text)
+{
+    free(text);
+    last_error = NULL;
+}
+
+static void make_owner_key(void)
+{
+    /* Without a key the messages of ended threads leak; they still work. */
+    (void)pthread_key_create(&owner_key, free_message);
+}
 
 const char *cf_status_name(cf_status status)
 {
@@ -22,14 +44,29 @@ const char *cf_status_name(cf_status status)
 
 const char *cf_last_error(void)
 {
-    return last_error;
+    if (last_error)
+        return last_error;
+    return fallback;
 }
 
+/* The arguments may point into the current message (a caller adding to
+ * cf_last_error()), so the new one is formatted before the old is freed. */
 cf_status cf_set_error(cf_status status, const char *fmt, ...)
 {
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (text)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    else
+        vsnprintf(fallback, sizeof fallback, fmt, again); /* cut: out of memory */
+    va_end(again);
+    pthread_once(&owner_once, make_owner_key);
+    free(last_error);
+    last_error = text;
+    (void)pthread_setspecific(owner_key, text);
     return status;
 }
