@@ -34,6 +34,10 @@ cf_number_result cf_parse_number(const char *text, double *value);
  * as int so this header needs no CUDA headers. */
 cf_status cf_cuda_check(int err, const char *call, const char *file, int line);
 #define CF_CUDA_CHECK(call) cf_cuda_check((int)(call), #call, __FILE__, __LINE__)
+/* Why there is no usable device when a CUDA call fails with `err` (no
+ * driver, no device), else NULL: one wording for cf_device_count's reason
+ * and for every call that fails that way (CF_ERROR_NO_DEVICE). */
+const char *cf_cuda_no_device_reason(int err);
 /* Returns from the calling function on failure. */
 #define CF_TRY(expr)                                                          \
     do {                                                                      \
