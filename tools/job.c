@@ -349,8 +349,13 @@ static int run(state *s)
 {
     cli_err *err = &s->job->err;
     AVIOInterruptCB cb = { interrupt_cb, s };
+    /* Any failure here, AVERROR_EOF too (a file cut inside its header),
+     * ends the job before there is a decoder to drain. */
     int ret = open_all(s, &cb);
-    while (ret >= 0 && (ret = cli_input_read(&s->in, s->pkt, err)) >= 0) {
+    if (ret < 0)
+        return ret;
+    int rd;
+    while ((rd = cli_input_read(&s->in, s->pkt, err)) >= 0) {
         s->last_progress = cli_now();
         s->job->heartbeat++;
         if (s->pkt->stream_index == s->in.video)
@@ -361,9 +366,11 @@ static int run(state *s)
             ret = cli_fail(err, AVERROR_INVALIDDATA,
                            "no video frame decoded from the first %d video packets",
                            MAX_PACKETS_BEFORE_FIRST_FRAME);
+        if (ret < 0)
+            return ret;
     }
-    if (ret != AVERROR_EOF)
-        return ret;
+    if (rd != AVERROR_EOF)
+        return rd;
     if ((ret = decode(s, NULL)) < 0)
         return ret;
     if (!s->started)
