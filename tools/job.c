@@ -9,6 +9,7 @@
 
 #include "convert.h"
 #include "encoder.h"
+#include "fields.h"
 #include "input.h"
 #include "output.h"
 #include "pixfmt.h"
@@ -34,6 +35,11 @@ typedef struct state {
     int64_t last_pts, last_duration;
     bool have_pts;
 } state;
+
+static AVStream *video_stream(const state *s)
+{
+    return s->in.fmt->streams[s->in.video];
+}
 
 /* ---- bounded time ------------------------------------------------------ */
 
@@ -217,9 +223,11 @@ static int try_encoder(state *s, const AVCodec *codec, const AVFrame *first, AVF
     if (!f)
         return cli_fail(&s->job->err, AVERROR(ENOMEM), "out of memory");
     if ((ret = process(s, &f)) >= 0) {
-        AVStream *st = s->in.fmt->streams[s->in.video];
+        AVStream *st = video_stream(s);
         cli_enc_params p = { .frame = f, .time_base = st->time_base,
                              .frame_rate = av_guess_frame_rate(s->in.fmt, st, NULL),
+                             .field_order = cli_fields_output_order(
+                                 first, st->codecpar->field_order, codec->id),
                              .quality = s->job->opts->quality, .hw_frames = s->enc_frames };
         ret = cli_output_open_encoder(&s->out, codec, &p, &s->job->err);
     }
@@ -273,7 +281,9 @@ static int handle_frame(state *s, AVFrame *decoded)
         return cli_fail(&job->err, AVERROR_EXIT, "interrupted");
     fix_timestamps(s, decoded);
     AVFrame *f = NULL;
-    int ret;
+    int ret = cli_fields_check(&s->vf, decoded, video_stream(s)->codecpar->field_order, &job->err);
+    if (ret < 0)
+        return ret;
     if (!s->started) {
         job->hw_decode = decoded->format == AV_PIX_FMT_CUDA;
         ret = start(s, decoded, &f);

@@ -176,6 +176,12 @@ static int configure_encoder(cli_output *o, const AVCodec *codec, const cli_enc_
     if (p->frame_rate.num > 0 && p->frame_rate.den > 0)
         enc->framerate = p->frame_rate;
     set_colour(enc, p->frame);
+    if (p->field_order != AV_FIELD_UNKNOWN && p->field_order != AV_FIELD_PROGRESSIVE) {
+        /* Interlaced frames stay interlaced: coded as fields (x264, mpeg2,
+         * mpeg4 take these flags), the order written into the stream. */
+        enc->field_order = p->field_order;
+        enc->flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME;
+    }
     enc->thread_count = 0;
     if (o->mux->oformat->flags & AVFMT_GLOBALHEADER)
         enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;

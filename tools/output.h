@@ -50,6 +50,7 @@ typedef struct cli_enc_params {
     const AVFrame *frame;     /* size, pixel format, aspect, colour */
     AVRational time_base;     /* the input video stream's */
     AVRational frame_rate;    /* nominal, for rate control; may be 0/1 */
+    enum AVFieldOrder field_order; /* interlaced output: coded as fields, in this order */
     int quality;              /* --quality, or -1 */
     AVBufferRef *hw_frames;   /* CUDA frame pool when giving NVENC device frames */
 } cli_enc_params;
