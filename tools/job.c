@@ -395,6 +395,7 @@ static void collect(state *s)
     cli_job *job = s->job;
     job->frames_out = s->out.frames_encoded;
     job->damaged = s->in.errors;
+    job->timestamps_fixed += s->out.timestamps_fixed;
     job->streams_copied = s->out.copied;
     job->streams_dropped = s->out.dropped;
     snprintf(job->dropped, sizeof job->dropped, "%s", s->out.dropped_names);
