@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Counts test results for `make test`: every GoogleTest case from the JUnit
 reports the suites write, plus every other meson test (scripts: exit 77 is a
-skip). Prints one line: "N passed, N failed, N skipped"."""
+skip). meson's own summary above it counts test programs, so this says so,
+lists why cases were skipped (per test program, the first reason), and ends
+with one line: "N passed, N failed, N skipped"."""
 import json
 import os
 import sys
@@ -11,6 +13,20 @@ build = sys.argv[1] if len(sys.argv) > 1 else "build"
 log = os.path.join(build, "meson-logs", "testlog.json")
 reports = os.path.join(build, "tests", "reports")
 passed = failed = skipped = 0
+skip_reasons = {}  # test program -> [count, first reason]
+
+
+def note_skip(program, reason):
+    entry = skip_reasons.setdefault(program, [0, reason])
+    entry[0] += 1
+
+
+def skip_reason(case):
+    node = case.find("skipped")
+    text = node.get("message", "") if node is not None else ""
+    # GoogleTest puts "file:line" first; the reason is the last line.
+    return text.strip().splitlines()[-1] if text.strip() else "no reason given"
+
 
 with open(log) as f:
     runs = [json.loads(line) for line in f if line.strip()]
@@ -24,6 +40,7 @@ for run in runs:
                 run_failed += 1
             elif case.get("result") == "skipped" or case.find("skipped") is not None:
                 skipped += 1
+                note_skip(run["name"], skip_reason(case))
             else:
                 passed += 1
         if run["result"] == "FAIL" and run_failed == 0:
@@ -33,8 +50,13 @@ for run in runs:
         passed += 1
     elif run["result"] == "SKIP":
         skipped += 1
+        note_skip(run["name"], "exit status 77")
     else:
         failed += 1
 
+print("cudafilters: meson's counts above are test programs; the line below counts test cases "
+      "(each GoogleTest and CLI case, each other test program once)")
+for program, (count, reason) in sorted(skip_reasons.items()):
+    print(f"  skipped: {program}: {count} ({reason})")
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 sys.exit(1 if failed else 0)
