@@ -24,7 +24,7 @@ demo: build
 
 # All tests; ends with one line "N passed, N failed, N skipped".
 test: build
-	@rm -rf $(BUILD)/tests/reports; rc=0; meson test -C $(BUILD) --print-errorlogs --num-processes 2 || rc=$$?; \
+	@rm -rf $(BUILD)/tests/reports $(BUILD)/sanitizer-reports/*; rc=0; meson test -C $(BUILD) --print-errorlogs --num-processes 2 || rc=$$?; \
 	/usr/bin/python3 tests/summary.py $(BUILD) || rc=1; exit $$rc
 
 # Installs into the build's prefix (/usr/local unless configured otherwise:

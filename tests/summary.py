@@ -9,9 +9,7 @@ import os
 import sys
 import xml.etree.ElementTree as ET
 
-build = sys.argv[1] if len(sys.argv) > 1 else "build"
-log = os.path.join(build, "meson-logs", "testlog.json")
-reports = os.path.join(build, "tests", "reports")
+builds = sys.argv[1:] or ["build"]
 passed = failed = skipped = 0
 skip_reasons = {}  # test program -> [count, first reason]
 
@@ -28,31 +26,48 @@ def skip_reason(case):
     return text.strip().splitlines()[-1] if text.strip() else "no reason given"
 
 
-with open(log) as f:
-    runs = [json.loads(line) for line in f if line.strip()]
-
-for run in runs:
-    xml = os.path.join(reports, run["name"] + ".xml")
-    if run["result"] in ("OK", "FAIL", "EXPECTEDFAIL") and os.path.exists(xml):
-        run_failed = 0
-        for case in ET.parse(xml).getroot().iter("testcase"):
-            if case.find("failure") is not None:
-                run_failed += 1
-            elif case.get("result") == "skipped" or case.find("skipped") is not None:
-                skipped += 1
-                note_skip(run["name"], skip_reason(case))
-            else:
-                passed += 1
-        if run["result"] == "FAIL" and run_failed == 0:
-            run_failed = 1  # the binary failed without reporting a failed case
-        failed += run_failed
-    elif run["result"] == "OK":
-        passed += 1
-    elif run["result"] == "SKIP":
-        skipped += 1
-        note_skip(run["name"], "exit status 77")
-    else:
+def count_build(build):
+    """Adds one build directory's results (its last `meson test` run)."""
+    global passed, failed, skipped
+    label = "" if build == builds[0] else os.path.basename(os.path.normpath(build)) + ": "
+    log = os.path.join(build, "meson-logs", "testlog.json")
+    reports = os.path.join(build, "tests", "reports")
+    with open(log) as f:
+        runs = [json.loads(line) for line in f if line.strip()]
+    for run in runs:
+        xml = os.path.join(reports, run["name"] + ".xml")
+        if run["result"] in ("OK", "FAIL", "EXPECTEDFAIL") and os.path.exists(xml):
+            run_failed = 0
+            for case in ET.parse(xml).getroot().iter("testcase"):
+                if case.find("failure") is not None:
+                    run_failed += 1
+                elif case.get("result") == "skipped" or case.find("skipped") is not None:
+                    skipped += 1
+                    note_skip(label + run["name"], skip_reason(case))
+                else:
+                    passed += 1
+            if run["result"] == "FAIL" and run_failed == 0:
+                run_failed = 1  # the binary failed without reporting a failed case
+            failed += run_failed
+        elif run["result"] == "OK":
+            passed += 1
+        elif run["result"] == "SKIP":
+            skipped += 1
+            note_skip(label + run["name"], "exit status 77")
+        else:
+            failed += 1
+    # Sanitizer builds: each report file is a finding (see tests/meson.build).
+    sanitizer = os.path.join(build, "sanitizer-reports")
+    for name in sorted(os.listdir(sanitizer)) if os.path.isdir(sanitizer) else []:
         failed += 1
+        with open(os.path.join(sanitizer, name), errors="replace") as f:
+            head = f.read().splitlines()[:30]
+        print(f"FAIL sanitizer report {build}/sanitizer-reports/{name}:")
+        print("\n".join("  " + line for line in head))
+
+
+for build in builds:
+    count_build(build)
 
 print("cudafilters: meson's counts above are test programs; the line below counts test cases "
       "(each GoogleTest and CLI case, each other test program once)")
