@@ -13,8 +13,9 @@ findings=$(realpath "$(dirname "$fuzzer")/../..")/fuzz-findings
 mkdir -p "$work/corpus" "$findings"
 cp "$seeds"/* "$work/corpus/"
 [ -d "$regressions" ] && cp "$regressions"/* "$work/corpus/"
+# A fixed seed (CF_FUZZ_SEED to change it) keeps CI runs alike.
 set -- -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -print_final_stats=1 \
-    -artifact_prefix="$findings/$name-"
+    -seed="${CF_FUZZ_SEED:-15}" -artifact_prefix="$findings/$name-"
 [ -n "$dict" ] && set -- "$@" -dict="$dict"
 rc=0
 "$fuzzer" "$@" "$work/corpus" >"$work/log" 2>&1 || rc=$?
