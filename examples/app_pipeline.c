@@ -76,7 +76,8 @@ static GstElement *make_pipeline(void)
         "appsink name=sink sync=false caps=video/x-raw,format=GRAY8",
         NULL, GST_PARSE_FLAG_FATAL_ERRORS, &error);
     if (!pipeline || error) {
-        fprintf(stderr, "app_pipeline: %s%s\n", error ? error->message : "cannot build the pipeline",
+        fprintf(stderr, "app_pipeline: %s%s\n",
+                error ? error->message : "cannot build the pipeline",
                 error && g_error_matches(error, GST_PARSE_ERROR, GST_PARSE_ERROR_NO_SUCH_ELEMENT)
                     ? " (is the cudafilters plugin installed, or GST_PLUGIN_PATH set?)"
                     : "");

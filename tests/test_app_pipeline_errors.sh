@@ -13,7 +13,8 @@ GST_PLUGIN_PATH="$tmp/none" GST_REGISTRY="$tmp/registry.bin" timeout 60 "$app" \
 took=$(($(date +%s) - start))
 cat "$tmp/err"
 [ "$rc" -eq 1 ] || { echo "FAIL: exit status $rc, expected 1 (124: it hung)"; exit 1; }
-grep -q 'no element "cuda' "$tmp/err" || { echo "FAIL: the message does not name the element"; exit 1; }
+grep -q 'no element "cuda' "$tmp/err" ||
+    { echo "FAIL: the message does not name the element"; exit 1; }
 grep -q "plugin installed" "$tmp/err" || { echo "FAIL: no hint about the plugin"; exit 1; }
 [ "$took" -lt 30 ] || { echo "FAIL: took $took s"; exit 1; }
 echo "ok   without the plugin: exit 1 in $took s, the missing element named"

@@ -7,8 +7,9 @@
  * so the time goes into our code and the decoders. The input's size picks
  * the settings, so each seed keeps its own: odd sizes run with --max-errors
  * 3 (concealment), even ones with 0 (exploding errors); sizes with bit 1 set
- * run `gray` alone (interlaced input gets filtered too), others gray,blur. Whatever the file, the job must
- * end with a result and leave no temporary output. */
+ * run `gray` alone (interlaced input gets filtered too), others gray,blur.
+ * Whatever the file, the job must end with a result and leave no temporary
+ * output. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,8 +70,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
     cli_job job = { .in_path = in_path, .out_path = out_path, .opts = &opts };
     cli_job_run(&job);
     if (getenv("CF_FUZZ_VERBOSE")) /* what each seed exercises */
-        fprintf(stderr, "%zu bytes: %s, %" PRId64 " frames (%s)\n", size, job.ok ? "ok" : job.err.msg,
-                job.frames_out, job.formats);
+        fprintf(stderr, "%zu bytes: %s, %" PRId64 " frames (%s)\n", size,
+                job.ok ? "ok" : job.err.msg, job.frames_out, job.formats);
     if (!job.ok && !job.err.msg[0]) {
         fprintf(stderr, "fuzz_media_input: the job failed without a message\n");
         abort();

@@ -98,9 +98,10 @@ CF_API void cf_filter_release_scratch(cf_filter *filter);
 CF_API const cf_filter_desc *cf_filter_get_desc(const cf_filter *filter);
 
 /* Sets a parameter. Doubles and ints are checked against the range (ints
- * must be whole; -0 is stored as 0); enums take their index. Errors: CF_ERROR_NOT_FOUND (no such
- * parameter), CF_ERROR_INVALID_ARGUMENT (out of range, not whole, or refused
- * by the filter's own check, e.g. an even kernel-size). */
+ * must be whole; -0 is stored as 0); enums take their index. Errors:
+ * CF_ERROR_NOT_FOUND (no such parameter), CF_ERROR_INVALID_ARGUMENT (out of
+ * range, not whole, or refused by the filter's own check, e.g. an even
+ * kernel-size). */
 CF_API cf_status cf_filter_set_double(cf_filter *filter, const char *param, double value);
 CF_API cf_status cf_filter_set_int(cf_filter *filter, const char *param, int value);
 /* Parses `value` as the parameter's type: an enum choice name
