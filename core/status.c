@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -10,7 +11,7 @@
  * when the thread ends. */
 static _Thread_local char *last_error;
 /* What cf_last_error() gives when even the message could not be allocated. */
-static _Thread_local char fallback[160];
+static _Thread_local char fallback[256];
 static pthread_key_t owner_key;
 static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
 
@@ -50,19 +51,25 @@ const char *cf_last_error(void)
 }
 
 /* The arguments may point into the current message (a caller adding to
- * cf_last_error()), so the new one is formatted before the old is freed. */
+ * cf_last_error()), so the new one is formatted before the old is freed.
+ * Most messages fit the first try; a longer one is formatted again, whole. */
 cf_status cf_set_error(cf_status status, const char *fmt, ...)
 {
+    char first[sizeof fallback];
     va_list ap, again;
     va_start(ap, fmt);
     va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(first, sizeof first, fmt, ap);
     va_end(ap);
+    if (n < 0)
+        first[0] = '\0';
     char *text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (text)
+    if (text && (size_t)n < sizeof first)
+        memcpy(text, first, (size_t)n + 1);
+    else if (text)
         vsnprintf(text, (size_t)n + 1, fmt, again);
     else
-        vsnprintf(fallback, sizeof fallback, fmt, again); /* cut: out of memory */
+        memcpy(fallback, first, sizeof fallback); /* cut: out of memory */
     va_end(again);
     pthread_once(&owner_once, make_owner_key);
     free(last_error);
