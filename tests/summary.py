@@ -32,6 +32,10 @@ def count_build(build):
     label = "" if build == builds[0] else os.path.basename(os.path.normpath(build)) + ": "
     log = os.path.join(build, "meson-logs", "testlog.json")
     reports = os.path.join(build, "tests", "reports")
+    if not os.path.exists(log):  # it did not build, or its tests did not run
+        print(f"FAIL {build}: no test log ({log})")
+        failed += 1
+        return
     with open(log) as f:
         runs = [json.loads(line) for line in f if line.strip()]
     for run in runs:
