@@ -32,12 +32,8 @@ cf_status cf_device_count(int *count)
     if (e != cudaSuccess) {
         (void)cudaGetLastError(); /* clear the error so later calls start clean */
         /* The static string for each case makes the reason thread-safe to read. */
-        if (e == cudaErrorInsufficientDriver)
-            unavailable_reason = "no CUDA driver (libcuda) usable on this machine";
-        else if (e == cudaErrorNoDevice)
-            unavailable_reason = "no CUDA-capable device found";
-        else
-            unavailable_reason = "CUDA initialisation failed";
+        const char *reason = cf_cuda_no_device_reason(e);
+        unavailable_reason = reason ? reason : "CUDA initialisation failed";
         n = 0;
     } else {
         unavailable_reason = n > 0 ? "" : "no CUDA-capable device found";

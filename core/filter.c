@@ -1,4 +1,3 @@
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +147,7 @@ cf_status cf_filter_set_double(cf_filter *filter, const char *param, double valu
                             p->name, value);
     if (filter->desc->impl->check_param)
         CF_TRY(filter->desc->impl->check_param(i, value));
+    value = value == 0 ? 0 : value; /* -0 is stored as 0 */
     if (filter->values[i] != value)
         filter->version++;
     filter->values[i] = value;
@@ -186,13 +186,22 @@ cf_status cf_filter_set_string(cf_filter *filter, const char *param, const char 
         return cf_set_error(CF_ERROR_PARSE, "%s: %s='%s' is not one of: %s", filter->desc->name,
                             p->name, value, list);
     }
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(value, &end);
-    if (end == value || *end != '\0' || errno == ERANGE)
-        return cf_set_error(CF_ERROR_PARSE, "%s: %s='%s' is not a number", filter->desc->name,
-                            p->name, value);
-    return cf_filter_set_double(filter, param, v);
+    double v = 0;
+    switch (cf_parse_number(value, &v)) {
+    case CF_NUMBER_OK:
+        return cf_filter_set_double(filter, param, v);
+    case CF_NUMBER_OUT_OF_RANGE:
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%s is out of range [%g, %g]",
+                            filter->desc->name, p->name, value, p->min, p->max);
+    case CF_NUMBER_NO_MEMORY:
+        return cf_set_error(CF_ERROR_OUT_OF_MEMORY, "%s: %s: out of memory", filter->desc->name,
+                            p->name);
+    case CF_NUMBER_MALFORMED:
+        break;
+    }
+    return cf_set_error(CF_ERROR_PARSE,
+                        "%s: %s='%s' is not a number (decimal, e.g. 2, 0.5 or 1e-3)",
+                        filter->desc->name, p->name, value);
 }
 
 cf_status cf_filter_get_double(const cf_filter *filter, const char *param, double *value)

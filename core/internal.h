@@ -13,12 +13,31 @@ CF_BEGIN_DECLS
 cf_status cf_set_error(cf_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+typedef enum cf_number_result {
+    CF_NUMBER_OK,
+    CF_NUMBER_MALFORMED,    /* not a plain decimal number */
+    CF_NUMBER_OUT_OF_RANGE, /* beyond the largest double, e.g. 1e309 */
+    CF_NUMBER_NO_MEMORY,
+} cf_number_result;
+
+/* Reads `text` as a plain decimal number, in every locale the same: an
+ * optional '-', digits with an optional '.', an optional exponent
+ * ("2", "-0.5", ".5", "1e-3"). Refused as malformed: a leading '+', hex and
+ * hex-float ("0x10", "0x1p3"), inf, nan, anything around the number. On
+ * CF_NUMBER_OK stores the value in *value (-0 as 0; an underflow such as
+ * 1e-400 as its nearest double). Sets no error message. Thread-safe. */
+cf_number_result cf_parse_number(const char *text, double *value);
+
 /* Every CUDA runtime call goes through CF_CUDA_CHECK: on failure it records
  * the call, the error name and where, maps the error to a cf_status and
  * returns that; on success it returns CF_OK. `err` is a cudaError_t passed
  * as int so this header needs no CUDA headers. */
 cf_status cf_cuda_check(int err, const char *call, const char *file, int line);
 #define CF_CUDA_CHECK(call) cf_cuda_check((int)(call), #call, __FILE__, __LINE__)
+/* Why there is no usable device when a CUDA call fails with `err` (no
+ * driver, no device), else NULL: one wording for cf_device_count's reason
+ * and for every call that fails that way (CF_ERROR_NO_DEVICE). */
+const char *cf_cuda_no_device_reason(int err);
 /* Returns from the calling function on failure. */
 #define CF_TRY(expr)                                                          \
     do {                                                                      \

@@ -42,6 +42,24 @@ static char *dup_token(token t)
     return s;
 }
 
+/* Sets one option of a filter the string names once: a second value for
+ * the same parameter (sigma=2:sigma=3, or 2:sigma=3) is refused rather than
+ * silently winning. `at` is where the option starts, `value` its value. */
+static cf_status set_option(cf_filter *f, const char *name, const char *v, token at, token value)
+{
+    const char *filter = cf_filter_get_desc(f)->name;
+    if (cf_filter_param_is_set(f, name))
+        return cf_set_error(CF_ERROR_PARSE, "%s: option '%s' given twice, again at character %zu",
+                            filter, name, at.pos + 1);
+    cf_status st = cf_filter_set_string(f, name, v);
+    if (st == CF_OK)
+        return CF_OK;
+    /* Keep the filter's message, add where the token is (cf_set_error takes
+     * arguments from the message it replaces). */
+    return cf_set_error(st == CF_ERROR_OUT_OF_MEMORY ? st : CF_ERROR_PARSE,
+                        "%s (value '%s' at character %zu)", cf_last_error(), v, value.pos + 1);
+}
+
 static cf_status parse_option(const char *base, cf_filter *f, token opt, int *next_positional)
 {
     const cf_filter_desc *desc = cf_filter_get_desc(f);
@@ -67,17 +85,9 @@ static cf_status parse_option(const char *base, cf_filter *f, token opt, int *ne
                           v, value.pos + 1);
     } else {
         const char *name = key.start ? k : desc->params[*next_positional].name;
-        st = cf_filter_set_string(f, name, v);
-        if (st != CF_OK) {
-            /* Keep the filter's message, add where the token is. */
-            char msg[1024];
-            strncpy(msg, cf_last_error(), sizeof msg - 1);
-            msg[sizeof msg - 1] = '\0';
-            st = cf_set_error(CF_ERROR_PARSE, "%s (value '%s' at character %zu)", msg, v,
-                              value.pos + 1);
-        } else {
+        st = set_option(f, name, v, key.start ? key : value, value);
+        if (st == CF_OK)
             *next_positional = cf_filter_desc_find_param(desc, name) + 1;
-        }
     }
     free(k);
     free(v);

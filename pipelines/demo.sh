@@ -8,7 +8,8 @@
 # into OUTDIR/demo.mp4 and writes OUTDIR/contact-sheet.png (first input frame
 # beside its filtered frame). Uses the GPU when there is one, else the
 # elements' CPU references. GST_PLUGIN_PATH must reach the plugin (the
-# Makefile sets it to build/plugins).
+# Makefile sets it to build/plugins). The input needs timestamps (any
+# container has them); a raw stream without them fails with that reason.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 input=${CF_DEMO_INPUT:-/usr/share/doc/opencv-doc/examples/data/vtest.avi}
@@ -32,6 +33,14 @@ if ! gst-launch-1.0 -v -e \
     ! h264parse ! mp4mux ! filesink location="$outdir/demo.mp4.part" >"$log" 2>&1; then
     grep -E "ERROR|WARN|erroneous|not-negotiated" "$log" >&2 || tail -20 "$log" >&2
     rm -f "$outdir/demo.mp4.part"
+    # Raw elementary streams (MJPEG, .264 files without a frame rate) decode
+    # to frames without timestamps; MP4 cannot hold those, and GStreamer has
+    # no element that invents them from nothing.
+    if grep -q "Buffer has no PTS" "$log"; then
+        echo "demo: '$input' decodes to frames without timestamps (a raw stream with no" \
+             "container or frame rate), which MP4 cannot hold; put it into a container" \
+             "first, e.g. ffmpeg -r 25 -i '$input' -c copy input.mkv" >&2
+    fi
     echo "demo: pipeline failed (full log: $log)" >&2
     exit 1
 fi

@@ -116,6 +116,28 @@ TEST(Device, NoDeviceIsANormalState)
     }
 }
 
+// Without a driver every device call says what the rest of the project says
+// (cf_device_unavailable_reason, the CLI, the elements), as CF_ERROR_NO_DEVICE.
+TEST(Device, NoDriverIsOneMessage)
+{
+    int n = -1;
+    CF_ASSERT_OK(cf_device_count(&n));
+    if (n > 0)
+        GTEST_SKIP() << "this machine has a CUDA device";
+    std::string reason = cf_device_unavailable_reason();
+    cf_frame f;
+    for (cf_memory mem : { CF_MEMORY_DEVICE, CF_MEMORY_PINNED_HOST }) {
+        EXPECT_EQ(cf_frame_alloc(&f, CF_FORMAT_RGBA, 64, 32, mem), CF_ERROR_NO_DEVICE);
+        std::string m = cf_last_error();
+        EXPECT_NE(m.find(reason), std::string::npos) << m;
+        EXPECT_EQ(m.find("cudaError"), std::string::npos) << m;
+        EXPECT_EQ(f.allocation, nullptr);
+    }
+    cf_stream s = (cf_stream)1;
+    EXPECT_EQ(cf_stream_create(&s), CF_ERROR_NO_DEVICE);
+    EXPECT_NE(std::string(cf_last_error()).find(reason), std::string::npos) << cf_last_error();
+}
+
 TEST(Registry, ListsGrayAndBlurWithParameters)
 {
     EXPECT_GE(cf_filter_registry_count(), 2);

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The demo pipeline on the real video: pipelines/demo.sh must write an MP4
 with every input frame, gray (neutral chroma), and a side-by-side PNG; a
-missing input must fail with a clear message and leave no output."""
+missing input, or one whose frames have no timestamps, must fail with a clear
+message and leave no output."""
 import os
 import struct
 import subprocess
@@ -76,6 +77,18 @@ def main():
         check(bad.returncode != 0 and "not found" in bad.stderr,
               "missing input fails clearly: " + bad.stderr.strip())
         check(not os.path.exists(os.path.join(tmp, "bad", "demo.mp4")), "no output on failure")
+
+        # A raw MJPEG stream decodes to frames without timestamps: said so.
+        raw = os.path.join(tmp, "raw.mjpeg")
+        subprocess.run(["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=10", "!",
+                        "video/x-raw,width=320,height=240", "!", "jpegenc", "!", "filesink",
+                        f"location={raw}"], check=True)
+        nopts = subprocess.run([DEMO, os.path.join(tmp, "raw")], capture_output=True, text=True,
+                               env=dict(os.environ, CF_DEMO_INPUT=raw))
+        check(nopts.returncode != 0 and "decodes to frames without timestamps" in nopts.stderr
+              and "ffmpeg -r 25 -i" in nopts.stderr,
+              "input without timestamps fails saying why: " + nopts.stderr.strip().splitlines()[-2])
+        check(not os.path.exists(os.path.join(tmp, "raw", "demo.mp4")), "no output without PTS")
     return 1 if failures else 0
 
 

@@ -52,9 +52,14 @@ static int open_decoder(cli_input *in, AVBufferRef *hw_device, cli_err *err)
     if (ret < 0)
         return cli_fail_av(err, ret, "video decoder parameters");
     in->dec->pkt_timebase = st->time_base;
-    if (in->max_errors == 0)
-        in->dec->err_recognition |= AV_EF_EXPLODE;
     in->dec->thread_count = 0;
+    if (in->max_errors == 0) {
+        in->dec->err_recognition |= AV_EF_EXPLODE;
+        /* Exploding errors from frame threads drive some decoders into
+         * their own assertions (FFmpeg 5.1's mpeg4: "frame->buf[0] failed");
+         * slice threads report them in order. */
+        in->dec->thread_type = FF_THREAD_SLICE;
+    }
     if (hw_device && has_cuda_config(codec)) {
         in->dec->hw_device_ctx = av_buffer_ref(hw_device);
         in->dec->get_format = pick_format;
@@ -69,6 +74,63 @@ static int open_decoder(cli_input *in, AVBufferRef *hw_device, cli_err *err)
     return 0;
 }
 
+/* Counts `n` damaged packets or frames; past the tolerance the file fails
+ * with the first damage seen as the reason. */
+static int note_damage_n(cli_input *in, int64_t n, const char *what, cli_err *err)
+{
+    if (in->errors == 0) {
+        const char *log = cli_avlog_last();
+        snprintf(in->first_error, sizeof in->first_error, "%s%s%s%s", what,
+                 log[0] ? " (libav: " : "", log, log[0] ? ")" : "");
+    }
+    in->errors += n;
+    if (in->errors <= in->max_errors)
+        return 0;
+    if (in->max_errors == 0)
+        return cli_fail(err, AVERROR_INVALIDDATA, "corrupt data: %s", in->first_error);
+    return cli_fail(err, AVERROR_INVALIDDATA,
+                    "corrupt data: %" PRId64 " damaged packets or frames, more than --max-errors "
+                    "%d; the first: %s", in->errors, in->max_errors, in->first_error);
+}
+
+static int note_damage(cli_input *in, const char *what, cli_err *err)
+{
+    return note_damage_n(in, 1, what, err);
+}
+
+/* A stream that is copied is not decoded, so damage in its set-up (a
+ * corrupt Vorbis setup header) would pass into the output unseen: each
+ * audio and subtitle stream's decoder is opened once on its parameters.
+ * Codecs this libavcodec cannot decode are copied unchecked. */
+static int check_other_streams(cli_input *in, cli_err *err)
+{
+    for (unsigned i = 0; i < in->fmt->nb_streams; i++) {
+        const AVCodecParameters *par = in->fmt->streams[i]->codecpar;
+        if (par->codec_type != AVMEDIA_TYPE_AUDIO && par->codec_type != AVMEDIA_TYPE_SUBTITLE)
+            continue;
+        const AVCodec *codec = avcodec_find_decoder(par->codec_id);
+        AVCodecContext *ctx = codec ? avcodec_alloc_context3(codec) : NULL;
+        if (!ctx)
+            continue;
+        cli_avlog_clear();
+        int ret = avcodec_parameters_to_context(ctx, par);
+        if (ret >= 0)
+            ret = avcodec_open2(ctx, codec, NULL);
+        avcodec_free_context(&ctx);
+        if (ret == AVERROR(ENOMEM))
+            return cli_fail_av(err, ret, "opening a decoder");
+        if (ret < 0) {
+            char what[160];
+            snprintf(what, sizeof what, "%s stream #%u (%s) cannot be decoded: %s",
+                     av_get_media_type_string(par->codec_type), i, codec->name,
+                     av_err2str(ret));
+            if ((ret = note_damage(in, what, err)) < 0)
+                return ret;
+        }
+    }
+    return 0;
+}
+
 int cli_input_open(cli_input *in, const char *path, AVBufferRef *hw_device, int max_errors,
                    const AVIOInterruptCB *interrupt, cli_err *err)
 {
@@ -80,34 +142,24 @@ int cli_input_open(cli_input *in, const char *path, AVBufferRef *hw_device, int 
     in->fmt->interrupt_callback = *interrupt;
     cli_avlog_clear();
     int ret = avformat_open_input(&in->fmt, path, NULL, NULL);
+    if (ret == AVERROR_EOF)
+        return cli_fail(err, AVERROR_INVALIDDATA, "truncated: the file ends inside its header");
     if (ret < 0)
         return cli_fail_av(err, ret, "cannot open");
     cli_avlog_clear();
-    if ((ret = avformat_find_stream_info(in->fmt, NULL)) < 0)
+    if ((ret = avformat_find_stream_info(in->fmt, NULL)) == AVERROR_EOF)
+        return cli_fail(err, AVERROR_INVALIDDATA,
+                        "truncated: the file ends before its streams could be read");
+    if (ret < 0)
         return cli_fail_av(err, ret, "reading stream information");
     ret = av_find_best_stream(in->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     if (ret < 0)
         return cli_fail(err, ret, "no video stream");
     in->video = ret;
-    return open_decoder(in, hw_device, err);
-}
-
-/* Counts one damaged packet or frame; past the tolerance the file fails
- * with the first damage seen as the reason. */
-static int note_damage(cli_input *in, const char *what, cli_err *err)
-{
-    if (in->errors++ == 0) {
-        const char *log = cli_avlog_last();
-        snprintf(in->first_error, sizeof in->first_error, "%s%s%s%s", what,
-                 log[0] ? " (libav: " : "", log, log[0] ? ")" : "");
-    }
-    if (in->errors <= in->max_errors)
-        return 0;
-    if (in->max_errors == 0)
-        return cli_fail(err, AVERROR_INVALIDDATA, "corrupt data: %s", in->first_error);
-    return cli_fail(err, AVERROR_INVALIDDATA,
-                    "corrupt data: %" PRId64 " damaged packets or frames, more than --max-errors "
-                    "%d; the first: %s", in->errors, in->max_errors, in->first_error);
+    in->indexed = avformat_index_get_entries_count(in->fmt->streams[in->video]);
+    if ((ret = open_decoder(in, hw_device, err)) < 0)
+        return ret;
+    return check_other_streams(in, err);
 }
 
 /* Remembers how far the packets reach, for the truncation check. */
@@ -189,17 +241,35 @@ int64_t cli_input_expected_frames(const cli_input *in)
     return 0;
 }
 
-int cli_input_check_complete(const cli_input *in, cli_err *err)
+/* Frame counts: more video packets than the header lists is repeated data;
+ * fewer than the index lists is lost data. The index has one entry per frame
+ * with data in MP4 and AVI; an AVI's empty entries ("repeat the previous
+ * frame", written by capture tools) count in its header but not in its
+ * index, and their frames are simply absent, so the header's count alone
+ * would call such a file truncated. Containers without a count (MKV) are
+ * checked by time alone. */
+static int check_frame_count(cli_input *in, cli_err *err)
 {
-    const AVStream *st = in->fmt->streams[in->video];
-    /* The header's frame count is exact in MP4 and AVI; allow a little for
-     * containers that count dropped (empty) frames the demuxer skips. */
-    int64_t want = st->nb_frames, slack = want / 50 + 1;
-    if (want > 0 && in->video_packets + slack < want)
-        return cli_fail(err, AVERROR_INVALIDDATA,
-                        "truncated: the header lists %" PRId64 " video frames, the file holds "
-                        "%" PRId64,
-                        want, in->video_packets);
+    int64_t header = in->fmt->streams[in->video]->nb_frames, got = in->video_packets;
+    if (header <= 0)
+        return 0;
+    char what[160];
+    if (got > header) {
+        snprintf(what, sizeof what, "the header lists %" PRId64 " video frames, the file holds "
+                 "%" PRId64 " (repeated data)", header, got);
+        return note_damage_n(in, got - header, what, err);
+    }
+    /* A partial index (keyframes) lists fewer than were read anyway. */
+    int64_t indexed = in->indexed;
+    if (indexed > header || got >= indexed)
+        return 0;
+    snprintf(what, sizeof what, "the index lists %" PRId64 " video frames, %" PRId64
+             " could be read", indexed, got);
+    return note_damage_n(in, indexed - got, what, err);
+}
+
+int cli_input_check_complete(cli_input *in, cli_err *err)
+{
     /* A duration the muxer wrote into the header (not one estimated from the
      * bitrate or from the data itself) says where the data should end. */
     int64_t dur = in->fmt->duration;
@@ -208,7 +278,7 @@ int cli_input_check_complete(const cli_input *in, cli_err *err)
         return cli_fail(err, AVERROR_INVALIDDATA,
                         "truncated: the header says %.2f s, the data ends at %.2f s",
                         (double)dur / AV_TIME_BASE, (double)in->end_us / AV_TIME_BASE);
-    return 0;
+    return check_frame_count(in, err);
 }
 
 void cli_input_close(cli_input *in)

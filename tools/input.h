@@ -6,10 +6,12 @@
  * concealing it, and decoding stops at the first damage: libavcodec is not
  * called again after an exploded error (some decoders then hit internal
  * assertions). With a tolerance, decoders conceal damage as players do and
- * the file fails once the count exceeds it. After the last packet,
- * cli_input_check_complete() compares what was read with what the header
- * promised, which catches truncated files that end cleanly at a packet
- * boundary. */
+ * the file fails once the count exceeds it. Decoders run slice-threaded
+ * only (no frame threads) while they explode. The set-up of every copied
+ * audio and subtitle stream is checked by opening its decoder once. After
+ * the last packet, cli_input_check_complete() compares what was read with
+ * what the header and index promised, which catches truncated files that
+ * end cleanly at a packet boundary and frames lost or repeated inside. */
 #ifndef CLI_INPUT_H
 #define CLI_INPUT_H
 
@@ -27,6 +29,7 @@ typedef struct cli_input {
     AVCodecContext *dec;
     bool hw_offered;          /* the decoder was given FFmpeg's CUDA device */
     int64_t video_packets;    /* video packets read */
+    int64_t indexed;          /* video frames in the demuxer's index at the start */
     int max_errors;           /* damage tolerated before reading/decoding fails */
     int64_t errors;           /* corrupt packets + decode errors + damaged frames */
     int64_t end_us;           /* latest packet end seen, microseconds from start */
@@ -57,9 +60,11 @@ int cli_input_send(cli_input *in, const AVPacket *pkt, cli_err *err);
 int cli_input_receive(cli_input *in, AVFrame *frame, cli_err *err);
 
 /* Checks, after the last packet, that the file held what its header
- * promised (frame count, duration). Returns 0 or AVERROR_INVALIDDATA with
- * err set ("truncated: ..."). */
-int cli_input_check_complete(const cli_input *in, cli_err *err);
+ * promised: data up to the duration it states, no more video frames than it
+ * lists, every frame its index lists (frames missing or repeated count as
+ * damage, see max_errors). Returns 0 or AVERROR_INVALIDDATA with err set
+ * ("truncated: ...", "corrupt data: ..."). */
+int cli_input_check_complete(cli_input *in, cli_err *err);
 
 /* Total video frames expected, from the header, or 0 if unknown. */
 int64_t cli_input_expected_frames(const cli_input *in);

@@ -18,6 +18,7 @@
 #include "convert.h"
 #include "encoder.h"
 #include "existing.h"
+#include "fields.h"
 #include "input.h"
 #include "output.h"
 #include "pixfmt.h"
@@ -48,6 +49,11 @@ typedef struct state {
     int64_t last_pts, last_duration;
     bool have_pts;
 } state;
+
+static AVStream *video_stream(const state *s)
+{
+    return s->in.fmt->streams[s->in.video];
+}
 
 /* ---- bounded time ------------------------------------------------------ */
 
@@ -300,9 +306,11 @@ static int try_encoder(state *s, const AVCodec *codec, const AVFrame *first, AVF
     if (!f)
         return cli_fail(&s->job->err, AVERROR(ENOMEM), "out of memory");
     if ((ret = process(s, &f)) >= 0) {
-        AVStream *st = s->in.fmt->streams[s->in.video];
+        AVStream *st = video_stream(s);
         cli_enc_params p = { .frame = f, .time_base = st->time_base,
                              .frame_rate = av_guess_frame_rate(s->in.fmt, st, NULL),
+                             .field_order = cli_fields_output_order(
+                                 first, st->codecpar->field_order, codec->id),
                              .quality = s->job->opts->quality, .hw_frames = s->enc_frames };
         ret = cli_output_open_encoder(&s->out, codec, &p, &s->job->err);
     }
@@ -356,7 +364,9 @@ static int handle_frame(state *s, AVFrame *decoded)
         return cli_fail(&job->err, AVERROR_EXIT, "interrupted");
     fix_timestamps(s, decoded);
     AVFrame *f = NULL;
-    int ret;
+    int ret = cli_fields_check(&s->vf, decoded, video_stream(s)->codecpar->field_order, &job->err);
+    if (ret < 0)
+        return ret;
     bool first = !s->started;
     if (first) {
         job->hw_decode = decoded->format == AV_PIX_FMT_CUDA;
@@ -459,8 +469,13 @@ static int run(state *s)
 {
     cli_err *err = &s->job->err;
     AVIOInterruptCB cb = { interrupt_cb, s };
+    /* Any failure here, AVERROR_EOF too (a file cut inside its header),
+     * ends the job before there is a decoder to drain. */
     int ret = open_all(s, &cb);
-    while (ret >= 0 && (ret = cli_input_read(&s->in, s->pkt, err)) >= 0) {
+    if (ret < 0)
+        return ret;
+    int rd;
+    while ((rd = cli_input_read(&s->in, s->pkt, err)) >= 0) {
         s->last_progress = cli_now();
         s->job->heartbeat++;
         if (s->pkt->stream_index == s->in.video) {
@@ -474,9 +489,11 @@ static int run(state *s)
             ret = cli_fail(err, AVERROR_INVALIDDATA,
                            "no video frame decoded from the first %d video packets",
                            MAX_PACKETS_BEFORE_FIRST_FRAME);
+        if (ret < 0)
+            return ret;
     }
-    if (ret != AVERROR_EOF)
-        return ret;
+    if (rd != AVERROR_EOF)
+        return rd;
     if ((ret = decode(s, NULL)) < 0 || (ret = join_encoder(s, true)) < 0)
         return ret;
     if (!s->started)
@@ -491,6 +508,7 @@ static void collect(state *s)
     cli_job *job = s->job;
     job->frames_out = s->out.frames_encoded;
     job->damaged = s->in.errors;
+    job->timestamps_fixed += s->out.timestamps_fixed;
     job->streams_copied = s->out.copied;
     job->streams_dropped = s->out.dropped;
     snprintf(job->dropped, sizeof job->dropped, "%s", s->out.dropped_names);

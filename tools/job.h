@@ -40,7 +40,8 @@ typedef struct cli_job {
     double seconds;
     int64_t frames_in, frames_out;   /* decoded, encoded */
     int64_t damaged;                 /* damaged packets/frames seen (up to --max-errors) */
-    int64_t timestamps_fixed;        /* frames whose pts had to be made increasing */
+    int64_t timestamps_fixed;        /* frames and copied packets whose timestamps had to be
+                                        made increasing */
     char decoder[48], encoder[48];
     bool hw_decode;                  /* frames came from NVDEC as CUDA frames */
     bool gpu_filters;                /* our filters ran on the GPU */

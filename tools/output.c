@@ -139,6 +139,9 @@ int cli_output_open(cli_output *o, const char *path, const AVFormatContext *in, 
     }
     if (ret < 0 || (ret = copy_chapters(o, in, err)) < 0)
         return ret;
+    o->last_dts = g_new(int64_t, o->mux->nb_streams);
+    for (unsigned i = 0; i < o->mux->nb_streams; i++)
+        o->last_dts[i] = AV_NOPTS_VALUE;
     if ((ret = av_dict_copy(&o->mux->metadata, in->metadata, 0)) < 0 ||
         (ret = av_dict_set(&o->mux->metadata, "encoder", "cudafilters " CLI_VERSION, 0)) < 0)
         return cli_fail_av(err, ret, "copying metadata");
@@ -178,6 +181,12 @@ static int configure_encoder(cli_output *o, const AVCodec *codec, const cli_enc_
     if (p->frame_rate.num > 0 && p->frame_rate.den > 0)
         enc->framerate = p->frame_rate;
     set_colour(enc, p->frame);
+    if (p->field_order != AV_FIELD_UNKNOWN && p->field_order != AV_FIELD_PROGRESSIVE) {
+        /* Interlaced frames stay interlaced: coded as fields (x264, mpeg2,
+         * mpeg4 take these flags), the order written into the stream. */
+        enc->field_order = p->field_order;
+        enc->flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME;
+    }
     enc->thread_count = 0;
     if (o->mux->oformat->flags & AVFMT_GLOBALHEADER)
         enc->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
@@ -227,12 +236,35 @@ static int write_packet(cli_output *o, AVPacket *pkt, AVRational tb, cli_err *er
     return 0;
 }
 
+/* A copied stream whose timestamps go back or repeat is the input's fault,
+ * and the muxer would refuse it: like FFmpeg's stream copy, the packet is
+ * moved just past the previous one (dts in the output time base) and
+ * counted. */
+static void fix_copied_dts(cli_output *o, AVPacket *pkt)
+{
+    int64_t *last = &o->last_dts[pkt->stream_index];
+    if (pkt->dts != AV_NOPTS_VALUE && *last != AV_NOPTS_VALUE &&
+        !(o->mux->oformat->flags & AVFMT_NOTIMESTAMPS)) {
+        int64_t min = *last + !(o->mux->oformat->flags & AVFMT_TS_NONSTRICT);
+        if (pkt->dts < min) {
+            if (pkt->pts != AV_NOPTS_VALUE && pkt->pts >= pkt->dts)
+                pkt->pts = FFMAX(pkt->pts, min);
+            pkt->dts = min;
+            o->timestamps_fixed++;
+        }
+    }
+    if (pkt->dts != AV_NOPTS_VALUE)
+        *last = pkt->dts;
+}
+
 /* pkt: input stream index on entry. */
 static int write_copied(cli_output *o, AVPacket *pkt, cli_err *err)
 {
     AVRational tb = o->in_tb[pkt->stream_index];
     pkt->stream_index = o->map[pkt->stream_index];
-    return write_packet(o, pkt, tb, err);
+    av_packet_rescale_ts(pkt, tb, o->mux->streams[pkt->stream_index]->time_base);
+    fix_copied_dts(o, pkt);
+    return write_packet(o, pkt, o->mux->streams[pkt->stream_index]->time_base, err);
 }
 
 int cli_output_start(cli_output *o, cli_err *err)
@@ -349,6 +381,7 @@ void cli_output_close(cli_output *o)
         g_hash_table_destroy(o->durations);
     g_free(o->map);
     g_free(o->in_tb);
+    g_free(o->last_dts);
     g_free(o->tmp);
     g_free(o->path);
     memset(o, 0, sizeof *o);

@@ -6,7 +6,9 @@
  * Timestamps: the encoder works in the input video stream's time base and
  * gets the decoded frames' pts unchanged; each packet gets back the duration
  * of the frame it came from; copied packets are only rescaled to their output
- * stream's time base. Nothing is rescaled when the muxer keeps the time base
+ * stream's time base (and, where the input's go back or repeat, moved just
+ * past the previous packet, as FFmpeg's stream copy does, and counted).
+ * Nothing is rescaled when the muxer keeps the time base
  * (MKV with 1/1000, MP4 with any), so timestamps come out exactly as they
  * went in. */
 #ifndef CLI_OUTPUT_H
@@ -37,6 +39,8 @@ typedef struct cli_output {
     GHashTable *durations;    /* pts -> duration of frames inside the encoder */
     AVPacket *pkt;
     int64_t frames_encoded, packets_written;
+    int64_t *last_dts;        /* per output stream, in its time base, for copied packets */
+    int64_t timestamps_fixed; /* copied packets whose dts had to be made increasing */
     int copied, dropped;      /* streams copied / left out (the muxer cannot hold them) */
     char dropped_names[256];
 } cli_output;
@@ -52,6 +56,7 @@ typedef struct cli_enc_params {
     const AVFrame *frame;     /* size, pixel format, aspect, colour */
     AVRational time_base;     /* the input video stream's */
     AVRational frame_rate;    /* nominal, for rate control; may be 0/1 */
+    enum AVFieldOrder field_order; /* interlaced output: coded as fields, in this order */
     int quality;              /* --quality, or -1 */
     AVBufferRef *hw_frames;   /* CUDA frame pool when giving NVENC device frames */
 } cli_enc_params;

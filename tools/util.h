@@ -39,8 +39,9 @@ char *cli_json_finish(JsonBuilder *b);
 /* Monotonic time in seconds. */
 double cli_now(void);
 
-/* Set by the SIGINT/SIGTERM handler: jobs stop at their next libav I/O call
- * or frame, clean up their temporary files and fail with "interrupted". */
+/* Set by the SIGINT/SIGTERM/SIGHUP handler: jobs stop at their next libav
+ * I/O call or frame, clean up their temporary files and fail with
+ * "interrupted". */
 extern volatile sig_atomic_t cli_stop_requested;
 
 /* The one temporary output file of this process, removed if the process

@@ -98,14 +98,20 @@ CF_API void cf_filter_release_scratch(cf_filter *filter);
 CF_API const cf_filter_desc *cf_filter_get_desc(const cf_filter *filter);
 
 /* Sets a parameter. Doubles and ints are checked against the range (ints
- * must be whole); enums take their index. Errors: CF_ERROR_NOT_FOUND (no such
- * parameter), CF_ERROR_INVALID_ARGUMENT (out of range, not whole, or refused
- * by the filter's own check, e.g. an even kernel-size). */
+ * must be whole; -0 is stored as 0); enums take their index. Errors:
+ * CF_ERROR_NOT_FOUND (no such parameter), CF_ERROR_INVALID_ARGUMENT (out of
+ * range, not whole, or refused by the filter's own check, e.g. an even
+ * kernel-size). */
 CF_API cf_status cf_filter_set_double(cf_filter *filter, const char *param, double value);
 CF_API cf_status cf_filter_set_int(cf_filter *filter, const char *param, int value);
-/* Parses `value` as the parameter's type: a number, or an enum choice name
- * ("replicate"). Errors as above plus CF_ERROR_PARSE (not a number / not a
- * choice; the message lists the choices). */
+/* Parses `value` as the parameter's type: an enum choice name
+ * ("replicate"), or a plain decimal number, read the same whatever the
+ * process locale: an optional '-', digits with an optional '.', an optional
+ * exponent ("2", "0.5", ".5", "-1e-3"); -0 is stored as 0. Errors as above
+ * plus CF_ERROR_PARSE (not one of the choices, the message lists them; not a
+ * plain decimal: a leading '+', hexadecimal and hex-float, inf and nan are
+ * refused) and CF_ERROR_INVALID_ARGUMENT for a number beyond any double
+ * ("1e309": out of range). Thread-safe for distinct filters. */
 CF_API cf_status cf_filter_set_string(cf_filter *filter, const char *param, const char *value);
 /* True if the parameter was given a value (cf_filter_set_* or a filter
  * string) since the instance was made, so a front end filling
@@ -153,9 +159,12 @@ typedef struct cf_chain cf_chain;
  *   option := param "=" value | value      (a bare value fills the next
  *                                           parameter in declaration order)
  * e.g. "gray,blur=sigma=2:border=replicate" or "blur=2". Whitespace around
- * tokens is ignored. Returns NULL on error with cf_last_error() naming the bad
- * token and its 1-based character position, e.g.
- * "unknown filter 'blurr' at character 6". Caller owns the chain. */
+ * tokens is ignored; values are read as cf_filter_set_string() reads them
+ * (numbers the same in every locale). A parameter given twice in one filter
+ * ("blur=sigma=2:sigma=3", "blur=2:sigma=3") is refused. Returns NULL on
+ * error with cf_last_error() naming the bad token and its 1-based character
+ * position, e.g. "unknown filter 'blurr' at character 6" (the message is
+ * never cut, however long the token). Caller owns the chain. Thread-safe. */
 CF_API cf_chain *cf_chain_parse(const char *description);
 CF_API void cf_chain_free(cf_chain **chain);
 CF_API int cf_chain_length(const cf_chain *chain);

@@ -29,9 +29,10 @@ typedef enum cf_status {
 /* Short constant name of a status ("CF_ERROR_PARSE"); never NULL. Thread-safe. */
 CF_API const char *cf_status_name(cf_status status);
 
-/* Message of the most recent failure on the calling thread ("" if none).
- * The string is owned by the library and valid until the next failing call
- * on this thread. Thread-safe (the storage is per thread). */
+/* Message of the most recent failure on the calling thread ("" if none),
+ * whole however long it is (UTF-8 when the arguments it quotes are). The
+ * string is owned by the library and valid until the next failing call on
+ * this thread or the thread's end. Thread-safe (the storage is per thread). */
 CF_API const char *cf_last_error(void);
 
 CF_END_DECLS
