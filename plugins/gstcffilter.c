@@ -48,6 +48,11 @@ typedef struct
   gboolean changed;   /* settings differ from filter */
   cf_filter *filter;  /* streaming thread only */
   cf_format in_format, out_format; /* negotiated, streaming thread only */
+  /* Input caps refused at negotiation, already posted: GstBaseTransform
+   * tries the same caps again (a renegotiation at the next buffer), and the
+   * application should hear it once. */
+  GstVideoInfo refused;
+  gboolean have_refused;
 } GstCfFilter;
 
 typedef struct
@@ -277,6 +282,10 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
   (void) out_info;
   if ((desc->flags & CF_FILTER_SPATIAL)
       && GST_VIDEO_INFO_INTERLACE_MODE (in_info) != GST_VIDEO_INTERLACE_MODE_PROGRESSIVE) {
+    if (self->have_refused && gst_video_info_is_equal (&self->refused, in_info))
+      return FALSE;
+    self->refused = *in_info;
+    self->have_refused = TRUE;
     GST_ELEMENT_ERROR (base, CORE, NEGOTIATION,
         ("cuda%s cannot filter interlaced video (interlace-mode=%s): its result depends on "
             "neighbouring rows, which belong to the other field. Deinterlace first "
@@ -285,6 +294,7 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
         (NULL));
     return FALSE;
   }
+  self->have_refused = FALSE;
   self->in_format = in_format;
   self->out_format = out_format;
   g_mutex_lock (&self->lock);

@@ -402,10 +402,24 @@ TEST_F(Elements, InterlacedAndVariableRateCaps)
     // blur mixes neighbouring rows, so interlaced input is refused at
     // negotiation; gray works per pixel and takes it. framerate=0/1 is fine.
     GstHarness *b = gst_harness_new("cudablur");
+    GstBus *bus = gst_bus_new(); // the harness gives the element none
+    gst_element_set_bus(b->element, bus);
     GstCaps *caps = raw_caps("GRAY8", 16, 8);
     gst_caps_set_simple(caps, "interlace-mode", G_TYPE_STRING, "interleaved", nullptr);
     gst_harness_set_src_caps(b, gst_caps_copy(caps));
     EXPECT_EQ(gst_harness_push(b, make_buffer("GRAY8", 16, 8, pattern)), GST_FLOW_NOT_NEGOTIATED);
+    // GstBaseTransform tries the caps again at the next buffer: the
+    // application hears of the refusal once.
+    EXPECT_EQ(gst_harness_push(b, make_buffer("GRAY8", 16, 8, pattern)), GST_FLOW_NOT_NEGOTIATED);
+    int refusals = 0;
+    for (GstMessage *m; (m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR)); gst_message_unref(m)) {
+        GError *e = nullptr;
+        gst_message_parse_error(m, &e, nullptr);
+        refusals += e && strstr(e->message, "cannot filter interlaced video") != nullptr;
+        g_clear_error(&e);
+    }
+    gst_object_unref(bus);
+    EXPECT_EQ(refusals, 1);
     gst_harness_teardown(b);
     GstHarness *g = gst_harness_new("cudagray");
     gst_caps_set_simple(caps, "format", G_TYPE_STRING, "RGBA", nullptr);
