@@ -50,6 +50,12 @@ gst_cf_base_transform_get_priv (GstCfBaseTransform * self)
   return PRIV (self);
 }
 
+gboolean
+gst_cf_base_transform_uses_gpu (GstCfBaseTransform * self)
+{
+  return gst_cf_have_gpu () && !PRIV (self)->gpu_lost;
+}
+
 /* ---- helpers ---- */
 
 /* One bus warning per process, so a user sees once why it runs slowly. */
@@ -172,6 +178,19 @@ get_context (GstCfBaseTransform * self)
   guint device = 0;
 
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id, &priv->context)) {
+    size_t free_bytes = 0, total = 0;
+    /* A context takes a few hundred MiB: with less than 1 GiB free, that
+     * is why, and the caps can still take system memory. */
+    if (cf_device_query_memory (device_id < 0 ? 0 : device_id, &free_bytes, &total) == CF_OK
+        && free_bytes < ((size_t) 1 << 30)) {
+      GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
+          ("CUDA device %d is out of memory (%.0f MiB free of %.0f MiB), too little for a "
+              "CUDA context: the element runs its CPU code on system memory.",
+              device_id < 0 ? 0 : device_id, free_bytes / 1048576.0, total / 1048576.0),
+          (NULL));
+      priv->gpu_lost = TRUE;
+      return FALSE;
+    }
     GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
         ("Cannot get a CUDA context for cuda-device-id %d.", device_id), (NULL));
     return FALSE;
@@ -191,10 +210,13 @@ gst_cf_base_transform_start (GstBaseTransform * trans)
   cf_filter *filter = klass->get_filter ? klass->get_filter (self) : NULL;
   gboolean gpu = gst_cf_have_gpu (), ok;
 
-  if (!gpu)
+  if (!gpu) {
     warn_no_gpu_once (self);
-  else if (!get_context (self))
-    return FALSE;
+  } else if (!get_context (self)) {
+    if (!priv->gpu_lost)
+      return FALSE;
+    gpu = FALSE;                /* too full for a context: the CPU path (warned) */
+  }
   /* The scheduler's streams and memory belong to the shared context. */
   if (gpu && !gst_cuda_context_push (priv->context)) {
     GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("Cannot make the CUDA context current."),
@@ -235,6 +257,7 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
   priv->in_cuda = priv->out_cuda = FALSE;
   priv->path_reported = FALSE;
   priv->allocation_decided = priv->downstream_waits = FALSE;
+  priv->gpu_lost = FALSE;
   return TRUE;
 }
 
@@ -387,7 +410,8 @@ report_path_once (GstCfBaseTransform * self)
         ("cudafilters path: GPU, CUDA device %d, %s", priv->device, memory));
   else
     GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, (NULL),
-        ("cudafilters path: CPU reference (%s)", gst_cf_no_gpu_reason ()));
+        ("cudafilters path: CPU reference (%s)",
+            priv->gpu_lost ? "the GPU is out of memory" : gst_cf_no_gpu_reason ()));
 }
 
 /* GstBaseTransform marks an output DISCONT only when it pushes it itself,

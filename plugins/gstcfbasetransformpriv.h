@@ -31,12 +31,18 @@ typedef struct
   gboolean allocation_decided; /* decide_allocation ran for the current caps */
   gboolean downstream_waits; /* downstream takes GstCfPendingMeta (gstcfpending.h) */
   GstPadActivateModeFunction src_activate_mode; /* GstBaseTransform's, chained to */
+  gboolean gpu_lost;         /* start() found the GPU too full for a context: CPU path */
 } GstCfBaseTransformPrivate;
 
 GstCfBaseTransformPrivate *gst_cf_base_transform_get_priv (GstCfBaseTransform * self);
 
 /* GstBaseTransform's class, whose default functions the files chain to. */
 #define GST_CF_PARENT_CLASS ((GstBaseTransformClass *) g_type_class_peek (GST_TYPE_BASE_TRANSFORM))
+
+/* TRUE if the element runs on the GPU: a GPU is usable (gst_cf_have_gpu)
+ * and this element found room for its context (else it runs its CPU code
+ * and negotiates system memory only). */
+gboolean gst_cf_base_transform_uses_gpu (GstCfBaseTransform * self);
 
 /* The frames-in-flight property. */
 guint gst_cf_base_transform_get_frames_in_flight (GstCfBaseTransform * self);

@@ -42,7 +42,7 @@ gst_cf_base_transform_shape_caps_answer (GstBaseTransform * trans, GstPadDirecti
   gst_query_parse_caps (query, &filter);
   if (!caps)
     return;
-  if (!gst_cf_have_gpu ()) {
+  if (!gst_cf_base_transform_uses_gpu (GST_CF_BASE_TRANSFORM (trans))) {
     /* An unlinked pad answers with its template, which lists CUDA memory. */
     caps = gst_cf_caps_drop_cuda (gst_caps_ref (caps));
   } else if (direction == GST_PAD_SINK
@@ -70,7 +70,7 @@ gst_cf_base_transform_transform_caps (GstBaseTransform * trans, GstPadDirection 
   for (guint i = 0; i < gst_caps_get_size (caps); i++)
     klass->transform_structure (self, direction, gst_caps_get_structure (caps, i),
         gst_caps_get_features (caps, i), out);
-  if (!gst_cf_have_gpu ())
+  if (!gst_cf_base_transform_uses_gpu (self))
     out = gst_cf_caps_drop_cuda (out);
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, out, GST_CAPS_INTERSECT_FIRST);

@@ -138,6 +138,36 @@ TEST(Device, NoDriverIsOneMessage)
     EXPECT_NE(std::string(cf_last_error()).find(reason), std::string::npos) << cf_last_error();
 }
 
+TEST(Device, MemoryWithoutAContext)
+{
+    size_t free_bytes = 0, total = 0;
+    EXPECT_EQ(cf_device_query_memory(0, nullptr, &total), CF_ERROR_INVALID_ARGUMENT);
+    if (!cftest::gpu_available()) {
+        EXPECT_EQ(cf_device_query_memory(0, &free_bytes, &total), CF_ERROR_NO_DEVICE);
+        return;
+    }
+    CF_ASSERT_OK(cf_device_query_memory(0, &free_bytes, &total));
+    EXPECT_GT(total, (size_t)1 << 30);
+    EXPECT_LE(free_bytes, total);
+    EXPECT_EQ(cf_device_query_memory(999, &free_bytes, &total), CF_ERROR_NO_DEVICE);
+}
+
+TEST(Device, OutOfMemorySaysHowMuch)
+{
+    CF_REQUIRE_GPU();
+    size_t free_bytes = 0, total = 0;
+    CF_ASSERT_OK(cf_device_get_memory(&free_bytes, &total));
+    void *p = nullptr;
+    EXPECT_EQ(cf_device_alloc(&p, total + ((size_t)1 << 30)), CF_ERROR_OUT_OF_MEMORY);
+    EXPECT_EQ(p, nullptr);
+    std::string msg = cf_last_error();
+    EXPECT_NE(msg.find("GPU out of memory"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("MiB free of"), std::string::npos) << msg;
+    // The device is still usable afterwards.
+    CF_ASSERT_OK(cf_device_alloc(&p, 1 << 20));
+    cf_device_free(p);
+}
+
 TEST(Registry, ListsGrayAndBlurWithParameters)
 {
     EXPECT_GE(cf_filter_registry_count(), 2);

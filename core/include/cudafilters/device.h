@@ -50,6 +50,13 @@ CF_API cf_status cf_device_get_info(int index, cf_device_info *info);
  * Errors: CF_ERROR_INVALID_ARGUMENT, CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
 CF_API cf_status cf_device_get_memory(size_t *free_bytes, size_t *total_bytes);
 
+/* Free and total memory of device `index` in bytes, asked of the driver's
+ * management library (NVML) without making a CUDA context, so it also
+ * answers when the device is too full for one (why a context could not be
+ * made, say). Thread-safe. Errors: CF_ERROR_INVALID_ARGUMENT,
+ * CF_ERROR_NO_DEVICE (no such device, no NVML, or a build without CUDA). */
+CF_API cf_status cf_device_query_memory(int index, size_t *free_bytes, size_t *total_bytes);
+
 /* Make device `index` current for the runtime on this thread (its primary
  * context). Not needed when the caller already made a context current.
  * Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
