@@ -1102,3 +1102,38 @@ TEST_F(Elements, PushingGoesOnWhenTheOutputIsLinkedAgain)
     gst_object_unref(s);
     gst_object_unref(p);
 }
+
+TEST_F(Elements, ASourceRendersIntoThePinnedPoolWeOffer)
+{
+    // GstBaseSrc's default decide_allocation gives the offered pool the
+    // answer's first allocation param as its allocator (the default system
+    // memory when there is none): the answer must name the pinned allocator,
+    // or the upload stages every pageable frame on the host.
+    if (!cftest::gpu_available()) GTEST_SKIP() << "needs a GPU (the pinned pool needs a CUDA context)";
+    GError *error = nullptr;
+    GstElement *p = gst_parse_launch(
+        "videotestsrc num-buffers=20 ! video/x-raw,format=RGBA,width=320,height=240 ! "
+        "cudaupload name=up ! fakesink sync=false",
+        &error);
+    ASSERT_NE(p, nullptr) << error->message;
+    GstElement *up = gst_bin_get_by_name(GST_BIN(p), "up");
+    GstPad *sink = gst_element_get_static_pad(up, "sink");
+    static std::atomic<int> pinned, other;
+    pinned = other = 0;
+    gst_pad_add_probe(
+        sink, GST_PAD_PROBE_TYPE_BUFFER,
+        [](GstPad *, GstPadProbeInfo *info, gpointer) {
+            GstMemory *mem = gst_buffer_peek_memory(GST_PAD_PROBE_INFO_BUFFER(info), 0);
+            (gst_memory_is_type(mem, "cudafilters.PinnedMemory") ? pinned : other)++;
+            return GST_PAD_PROBE_OK;
+        },
+        nullptr, nullptr);
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    EXPECT_EQ(end_of(p, 20), "EOS");
+    EXPECT_EQ(pinned, 20);
+    EXPECT_EQ(other, 0) << "videotestsrc rendered into pageable memory";
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(sink);
+    gst_object_unref(up);
+    gst_object_unref(p);
+}
