@@ -187,6 +187,18 @@ gst_cf_base_transform_propose_allocation (GstBaseTransform * trans, GstQuery * d
     /* System memory we copy to the GPU: pinned, so the copy is
      * asynchronous and at full PCIe speed. */
     pool = gst_cf_pinned_pool_new (context, caps, min, 0, &size);
+    /* The allocator goes in the answer too: GstBaseSrc's and
+     * GstBaseTransform's default decide_allocation set the pool's allocator
+     * to the query's first allocation param, and to the default system
+     * memory when there is none (videotestsrc rendered into pageable
+     * memory through our own pool). */
+    if (pool) {
+      GstStructure *config = gst_buffer_pool_get_config (pool);
+      GstAllocator *allocator = NULL;
+      if (gst_buffer_pool_config_get_allocator (config, &allocator, NULL) && allocator)
+        gst_query_add_allocation_param (query, allocator, NULL);
+      gst_structure_free (config);
+    }
   }
   if (pool) {
     gst_query_add_allocation_pool (query, pool, size, min, 0);

@@ -299,14 +299,30 @@ gst_cf_base_transform_sink_event (GstBaseTransform * trans, GstEvent * event)
       priv->discont = FALSE;
       return parent->sink_event (trans, event);
     default:
-      if (GST_EVENT_IS_SERIALIZED (event)
-          && gst_cf_schedule_wait_idle (priv->schedule) == GST_FLOW_FLUSHING) {
-        GST_DEBUG_OBJECT (trans, "flushing: dropping %" GST_PTR_FORMAT, event);
-        gst_event_unref (event);
-        return FALSE;
+      if (GST_EVENT_IS_SERIALIZED (event)) {
+        GstFlowReturn flow = gst_cf_schedule_wait_idle (priv->schedule);
+        if (flow == GST_FLOW_FLUSHING) {
+          GST_DEBUG_OBJECT (trans, "flushing: dropping %" GST_PTR_FORMAT, event);
+          gst_event_unref (event);
+          return FALSE;
+        }
+        /* Upstream ends here: a NOT_LINKED of the last frames, which no
+         * submit has returned to it, is reported now (as a queue does). */
+        if (GST_EVENT_TYPE (event) == GST_EVENT_EOS
+            && gst_cf_schedule_untold_flow (priv->schedule) == GST_FLOW_NOT_LINKED)
+          GST_ELEMENT_FLOW_ERROR (trans, GST_FLOW_NOT_LINKED);
       }
       return parent->sink_event (trans, event);
   }
+}
+
+/* A link made again after NOT_LINKED sends RECONFIGURE upstream. */
+static gboolean
+gst_cf_base_transform_src_event (GstBaseTransform * trans, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_RECONFIGURE)
+    gst_cf_schedule_reconfigure (PRIV (GST_CF_BASE_TRANSFORM (trans))->schedule);
+  return GST_BASE_TRANSFORM_CLASS (gst_cf_base_transform_parent_class)->src_event (trans, event);
 }
 
 static gboolean
@@ -592,6 +608,7 @@ gst_cf_base_transform_class_init (GstCfBaseTransformClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cf_base_transform_transform);
   trans_class->generate_output = GST_DEBUG_FUNCPTR (gst_cf_base_transform_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cf_base_transform_sink_event);
+  trans_class->src_event = GST_DEBUG_FUNCPTR (gst_cf_base_transform_src_event);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CF_BASE_TRANSFORM, 0);
 }

@@ -46,6 +46,7 @@ struct _GstCfSchedule
   gboolean flushing;
   gboolean task_started;
   GstFlowReturn srcresult;      /* of the pushes; OK until one fails */
+  gboolean srcresult_told;      /* a submit or push has returned srcresult upstream */
 };
 
 GstCfSchedule *
@@ -292,11 +293,14 @@ task_loop (gpointer data)
   sched->pushing = FALSE;
   if (ret != GST_FLOW_OK && sched->srcresult == GST_FLOW_OK) {
     sched->srcresult = ret;
+    sched->srcresult_told = FALSE;
     GST_DEBUG_OBJECT (sched->element, "output stopped: %s", gst_flow_get_name (ret));
-    /* As a queue does: a flow that ends the stream for a reason of its own
-     * is an error the application must hear of (upstream learns it from
-     * the next submit, which may never come). */
-    if (ret == GST_FLOW_NOT_LINKED || (ret < GST_FLOW_EOS && status == CF_OK))
+    /* A fatal flow is an error the application must hear of (upstream
+     * learns it from the next submit, which may never come). NOT_LINKED is
+     * not fatal: upstream may take it (a tee with other branches), the pad
+     * may be linked again (gst_cf_schedule_reconfigure), and EOS reports
+     * it if it is still there then, as a queue does. */
+    if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && status == CF_OK)
       GST_ELEMENT_FLOW_ERROR (sched->element, ret);
   }
   g_cond_broadcast (&sched->cond);
@@ -322,7 +326,10 @@ wait_for_room (GstCfSchedule * sched)
   while (!sched->flushing && sched->srcresult == GST_FLOW_OK
       && g_queue_get_length (&sched->queue) >= sched->depth)
     g_cond_wait (&sched->cond, &sched->lock);
-  return sched->flushing ? GST_FLOW_FLUSHING : sched->srcresult;
+  if (sched->flushing)
+    return GST_FLOW_FLUSHING;
+  sched->srcresult_told = TRUE;
+  return sched->srcresult;
 }
 
 static GstCfRecord *
@@ -418,8 +425,10 @@ note_flow (GstCfSchedule * sched, GstFlowReturn ret)
   if (ret == GST_FLOW_OK)
     return;
   g_mutex_lock (&sched->lock);
-  if (sched->srcresult == GST_FLOW_OK)
+  if (sched->srcresult == GST_FLOW_OK) {
     sched->srcresult = ret;
+    sched->srcresult_told = TRUE;       /* the caller returns it upstream */
+  }
   g_cond_broadcast (&sched->cond);
   g_mutex_unlock (&sched->lock);
 }
@@ -490,6 +499,29 @@ gst_cf_schedule_wait_idle (GstCfSchedule * sched)
   ret = sched->flushing ? GST_FLOW_FLUSHING : sched->srcresult;
   g_mutex_unlock (&sched->lock);
   return ret;
+}
+
+GstFlowReturn
+gst_cf_schedule_untold_flow (GstCfSchedule * sched)
+{
+  GstFlowReturn ret;
+
+  g_mutex_lock (&sched->lock);
+  ret = sched->srcresult_told ? GST_FLOW_OK : sched->srcresult;
+  g_mutex_unlock (&sched->lock);
+  return ret;
+}
+
+void
+gst_cf_schedule_reconfigure (GstCfSchedule * sched)
+{
+  g_mutex_lock (&sched->lock);
+  if (sched->srcresult == GST_FLOW_NOT_LINKED) {
+    GST_DEBUG_OBJECT (sched->element, "linked again: pushing again");
+    sched->srcresult = GST_FLOW_OK;
+    g_cond_broadcast (&sched->cond);
+  }
+  g_mutex_unlock (&sched->lock);
 }
 
 void

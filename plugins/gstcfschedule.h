@@ -10,7 +10,8 @@
  * (wait_idle); FLUSH_START wakes every wait and FLUSH_STOP drops everything.
  * An error of a frame's work is posted as an element error and fails the
  * next submit; a push that fails (NOT_LINKED, EOS, FLUSHING, ERROR) is
- * returned by the next submit, as a queue element does. */
+ * returned by the next submit, as a queue element does; NOT_LINKED ends
+ * when the pad is linked again (RECONFIGURE). */
 #ifndef GST_CF_SCHEDULE_H
 #define GST_CF_SCHEDULE_H
 
@@ -71,6 +72,15 @@ GstFlowReturn gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buf
  * flow of the pushes (GST_FLOW_OK, or what stopped them), GST_FLOW_FLUSHING
  * while flushing. */
 GstFlowReturn gst_cf_schedule_wait_idle (GstCfSchedule * sched);
+
+/* The flow that stopped the pushes if no submit or push has returned it
+ * upstream yet (it failed after the last one), else GST_FLOW_OK. */
+GstFlowReturn gst_cf_schedule_untold_flow (GstCfSchedule * sched);
+
+/* RECONFIGURE on the src pad: after NOT_LINKED the pad may be linked
+ * again, so the next outputs are pushed instead of dropped (as a queue
+ * does). */
+void gst_cf_schedule_reconfigure (GstCfSchedule * sched);
 
 /* FLUSH_START: wakes every wait, makes submits return FLUSHING. Call
  * before forwarding the event downstream, then _pause() after. */

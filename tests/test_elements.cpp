@@ -1035,3 +1035,119 @@ TEST_F(Elements, BuffersLeaveEarlyOnlyTowardsOurElements)
     EXPECT_TRUE(through == cuda_out);
     EXPECT_EQ(counts[3].with, 0) << "capsfilter -> appsink";
 }
+
+// The first ERROR or EOS message of `p` within `seconds`, as text ("EOS",
+// the error's debug string, or "timeout").
+static std::string end_of(GstElement *p, int seconds)
+{
+    GstBus *bus = gst_element_get_bus(p);
+    GstMessage *m = gst_bus_timed_pop_filtered(bus, seconds * GST_SECOND,
+                                               (GstMessageType)(GST_MESSAGE_ERROR | GST_MESSAGE_EOS));
+    gst_object_unref(bus);
+    if (!m) return "timeout";
+    std::string what = "EOS";
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_ERROR) {
+        GError *e = nullptr;
+        gchar *debug = nullptr;
+        gst_message_parse_error(m, &e, &debug);
+        what = std::string("error: ") + e->message + " " + (debug ? debug : "");
+        g_error_free(e);
+        g_free(debug);
+    }
+    gst_message_unref(m);
+    return what;
+}
+
+TEST_F(Elements, AnUnlinkedBranchOfATeeIsNoError)
+{
+    // As with any transform: tee takes NOT_LINKED from one branch while
+    // another one runs, so the stream goes on to EOS.
+    for (const char *element : { "cudagray", "cudablur sigma=2" }) {
+        std::string desc = std::string("videotestsrc num-buffers=60 ! video/x-raw,format=RGBA,width=64,height=48 ! "
+                                       "tee name=t  t. ! queue ! fakesink sync=false  t. ! ") + element;
+        GError *error = nullptr;
+        GstElement *p = gst_parse_launch(desc.c_str(), &error);
+        ASSERT_NE(p, nullptr) << error->message;
+        gst_element_set_state(p, GST_STATE_PLAYING);
+        EXPECT_EQ(end_of(p, 10), "EOS") << element;
+        gst_element_set_state(p, GST_STATE_NULL);
+        gst_object_unref(p);
+    }
+}
+
+TEST_F(Elements, PushingGoesOnWhenTheOutputIsLinkedAgain)
+{
+    // NOT_LINKED lasts until the pad is linked again (RECONFIGURE), as for
+    // a queue: the frames after it reach the new peer.
+    GError *error = nullptr;
+    GstElement *p = gst_parse_launch(
+        "videotestsrc is-live=true ! video/x-raw,format=RGBA,width=64,height=48,framerate=100/1 ! "
+        "tee allow-not-linked=true ! cudablur name=e ! fakesink name=s sync=false",
+        &error);
+    ASSERT_NE(p, nullptr) << error->message;
+    GstElement *e = gst_bin_get_by_name(GST_BIN(p), "e"), *s = gst_bin_get_by_name(GST_BIN(p), "s");
+    GstPad *src = gst_element_get_static_pad(e, "src"), *sink = gst_element_get_static_pad(s, "sink");
+    std::atomic<int> arrived{ 0 };
+    gst_pad_add_probe(
+        sink, GST_PAD_PROBE_TYPE_BUFFER,
+        [](GstPad *, GstPadProbeInfo *, gpointer n) {
+            (*(std::atomic<int> *)n)++;
+            return GST_PAD_PROBE_OK;
+        },
+        &arrived, nullptr);
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    for (int i = 0; i < 100 && arrived < 5; i++) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_GE(arrived, 5);
+    ASSERT_TRUE(gst_pad_unlink(src, sink));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200)); // frames meet NOT_LINKED
+    int before = arrived;
+    ASSERT_EQ(gst_pad_link(src, sink), GST_PAD_LINK_OK);
+    for (int i = 0; i < 100 && arrived < before + 5; i++) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_GE(arrived, before + 5) << "nothing reached the sink after the link was made again";
+    GstBus *bus = gst_element_get_bus(p);
+    GstMessage *m = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+    EXPECT_EQ(m, nullptr) << "an error was posted for NOT_LINKED";
+    if (m) gst_message_unref(m);
+    gst_object_unref(bus);
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(src);
+    gst_object_unref(sink);
+    gst_object_unref(e);
+    gst_object_unref(s);
+    gst_object_unref(p);
+}
+
+TEST_F(Elements, ASourceRendersIntoThePinnedPoolWeOffer)
+{
+    // GstBaseSrc's default decide_allocation gives the offered pool the
+    // answer's first allocation param as its allocator (the default system
+    // memory when there is none): the answer must name the pinned allocator,
+    // or the upload stages every pageable frame on the host.
+    if (!cftest::gpu_available()) GTEST_SKIP() << "needs a GPU (the pinned pool needs a CUDA context)";
+    GError *error = nullptr;
+    GstElement *p = gst_parse_launch(
+        "videotestsrc num-buffers=20 ! video/x-raw,format=RGBA,width=320,height=240 ! "
+        "cudaupload name=up ! fakesink sync=false",
+        &error);
+    ASSERT_NE(p, nullptr) << error->message;
+    GstElement *up = gst_bin_get_by_name(GST_BIN(p), "up");
+    GstPad *sink = gst_element_get_static_pad(up, "sink");
+    static std::atomic<int> pinned, other;
+    pinned = other = 0;
+    gst_pad_add_probe(
+        sink, GST_PAD_PROBE_TYPE_BUFFER,
+        [](GstPad *, GstPadProbeInfo *info, gpointer) {
+            GstMemory *mem = gst_buffer_peek_memory(GST_PAD_PROBE_INFO_BUFFER(info), 0);
+            (gst_memory_is_type(mem, "cudafilters.PinnedMemory") ? pinned : other)++;
+            return GST_PAD_PROBE_OK;
+        },
+        nullptr, nullptr);
+    gst_element_set_state(p, GST_STATE_PLAYING);
+    EXPECT_EQ(end_of(p, 20), "EOS");
+    EXPECT_EQ(pinned, 20);
+    EXPECT_EQ(other, 0) << "videotestsrc rendered into pageable memory";
+    gst_element_set_state(p, GST_STATE_NULL);
+    gst_object_unref(sink);
+    gst_object_unref(up);
+    gst_object_unref(p);
+}

@@ -267,6 +267,88 @@ TEST(Scheduler, FlushingWakesWaitersAndRefusesFrames)
     EXPECT_EQ(cf_scheduler_in_flight(s.s), 0);
 }
 
+// The threads of a GStreamer element: a streaming thread submits and, on
+// FLUSH_STOP, flushes; a task receives; FLUSH_START (set_flushing) comes from
+// a third thread at random moments. Every frame is received in order or
+// dropped, exactly once, and nothing stays in flight.
+TEST(Scheduler, SubmitReceiveAndFlushFromThreeThreads)
+{
+    std::mt19937 rng(11);
+    Chain c("gray,blur=sigma=1");
+    constexpr int n = 3000;
+    static std::atomic<int> state[n]; // 0 not submitted, 1 in flight, 2 received, 3 dropped
+    for (auto &x : state) x = 0;
+    struct Drop {
+        static void fn(void *token, void *)
+        {
+            int expected = 1;
+            EXPECT_TRUE(state[(intptr_t)token - 1].compare_exchange_strong(expected, 3))
+                << "frame " << (intptr_t)token - 1 << " dropped in state " << expected;
+        }
+    };
+    for (int depth : { 1, 3, CF_SCHEDULER_MAX_DEPTH }) {
+        for (auto &x : state) x = 0;
+        Sched s(c, depth, Drop::fn, nullptr);
+        Frame a(CF_FORMAT_RGBA, 16, 8, rng);
+        std::atomic<bool> submitting{ true }, flush_asked{ false };
+        std::thread task([&] {
+            intptr_t last = 0;
+            cf_scheduler_result r;
+            for (;;) {
+                cf_status st = cf_scheduler_receive(s.s, &r, true);
+                if (st == CF_ERROR_FLUSHING) {
+                    std::this_thread::sleep_for(20us);
+                    continue;
+                }
+                if (st == CF_ERROR_EOF) break;
+                ASSERT_EQ(st, CF_OK) << cf_last_error();
+                intptr_t i = (intptr_t)r.token;
+                EXPECT_GT(i, last) << "out of order";
+                last = i;
+                int expected = 1;
+                EXPECT_TRUE(state[i - 1].compare_exchange_strong(expected, 2))
+                    << "frame " << i - 1 << " received in state " << expected;
+                EXPECT_EQ(r.status, CF_OK);
+                cf_scheduler_release(s.s, &r);
+            }
+        });
+        std::thread flush_start([&] {
+            std::mt19937 r(depth);
+            while (submitting) {
+                std::this_thread::sleep_for(std::chrono::microseconds(100 + r() % 1000));
+                cf_scheduler_set_flushing(s.s, true);
+                flush_asked = true;
+                while (flush_asked && submitting) std::this_thread::sleep_for(20us);
+            }
+        });
+        for (intptr_t i = 1; i <= n; i++) {
+            state[i - 1] = 1;
+            cf_status st = cf_scheduler_submit(s.s, a.f(), nullptr, (void *)i);
+            if (st == CF_ERROR_FLUSHING)
+                state[i - 1] = 3; // not taken
+            else
+                EXPECT_EQ(st, CF_OK) << cf_last_error();
+            if (flush_asked) { // FLUSH_STOP, on the streaming thread
+                cf_scheduler_flush(s.s);
+                cf_scheduler_set_flushing(s.s, false);
+                flush_asked = false;
+            }
+        }
+        submitting = false;
+        flush_start.join();
+        cf_scheduler_set_flushing(s.s, false);
+        cf_scheduler_drain(s.s);
+        task.join();
+        int received = 0;
+        for (int i = 0; i < n; i++) {
+            EXPECT_GE(state[i], 2) << "frame " << i << " neither received nor dropped";
+            received += state[i] == 2;
+        }
+        EXPECT_GT(received, 0);
+        EXPECT_EQ(cf_scheduler_in_flight(s.s), 0);
+    }
+}
+
 TEST(Scheduler, AFailedFrameIsReportedWithItsTokenAndLaterFramesGoOn)
 {
     std::mt19937 rng(8);

@@ -167,8 +167,10 @@ static gpointer encode_loop(gpointer data)
     }
     if (ret == AVERROR_EOF)
         ret = 0;
-    /* A failure here stops the reading thread too (it may wait for room). */
-    if (ret < 0 && ret != AVERROR_EXIT)
+    /* Any end but the drained one stops the reading thread too (it may wait
+     * for room, which only this thread makes): an interrupted muxer write
+     * (Ctrl-C, --stall-timeout) ends here with AVERROR_EXIT as well. */
+    if (ret < 0)
         cli_vf_stop(&s->vf);
     s->enc_ret = ret;
     return NULL;

@@ -127,8 +127,10 @@ CF_API cf_status cf_scheduler_create(cf_scheduler **sched, const cf_scheduler_pa
 /* Drops every frame still in flight (as cf_scheduler_flush), frees
  * everything the scheduler holds, and sets *sched to NULL. Frames a caller
  * still holds from cf_scheduler_receive() stay valid until released
- * (cf_scheduler_release may follow the destroy). NULL or *sched == NULL is
- * a no-op. */
+ * (cf_scheduler_release may follow the destroy). No other call on the
+ * scheduler may be in progress in another thread (a receive waiting there
+ * would wake into freed memory): stop the receiving thread first. NULL or
+ * *sched == NULL is a no-op. */
 CF_API void cf_scheduler_destroy(cf_scheduler **sched);
 
 /* True if the scheduler runs the chain on the GPU. */
@@ -193,7 +195,9 @@ typedef struct cf_scheduler_result {
  * errors of that work included) into *result. With `wait` false it returns
  * CF_ERROR_AGAIN at once when that frame is not finished or nothing is in
  * flight; with `wait` true it waits for that frame, and when nothing is in
- * flight, for a submit (or a drain or flush to end the wait).
+ * flight, for a submit (or cf_scheduler_drain() or
+ * cf_scheduler_set_flushing() to end the wait; cf_scheduler_flush() does
+ * not).
  * Returns CF_OK (*result filled; check result->status), CF_ERROR_AGAIN,
  * CF_ERROR_EOF (drained: nothing left; see cf_scheduler_drain),
  * CF_ERROR_FLUSHING (flushing; frames in flight stay for cf_scheduler_flush),
@@ -227,7 +231,9 @@ CF_API void cf_scheduler_set_flushing(cf_scheduler *sched, bool flushing);
 CF_API int cf_scheduler_in_flight(const cf_scheduler *sched);
 
 /* Frames the scheduler has allocated so far (staging, intermediate and pool
- * frames, any memory): constant once a stream's shape has been seen. */
+ * frames, any memory): constant once a stream's shape has been seen. Call
+ * from the submitting thread: a submit of a new shape replaces the pool it
+ * counts. */
 CF_API int cf_scheduler_frames_allocated(const cf_scheduler *sched);
 
 CF_END_DECLS
