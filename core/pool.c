@@ -174,7 +174,11 @@ cf_status cf_frame_pool_acquire(cf_frame_pool *pool, cf_frame *frame, bool wait)
         pool->in_use--;
         g_cond_signal(&pool->freed);
     }
+    /* Destroyed while this frame was being made, and it was the last. */
+    bool last = pool->destroyed && pool->in_use == 0;
     g_mutex_unlock(&pool->lock);
+    if (last)
+        free_pool(pool);
     return st;
 }
 

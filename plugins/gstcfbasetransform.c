@@ -335,6 +335,19 @@ gst_cf_base_transform_query (GstBaseTransform * trans, GstPadDirection direction
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT && gst_cf_have_gpu ()
       && gst_cuda_handle_context_query (GST_ELEMENT (trans), query, priv->context))
     return TRUE;
+  /* Where our output got to: GstBaseTransform would answer from buffers it
+   * pushed itself, and it pushes none. */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_POSITION && direction == GST_PAD_SRC) {
+    GstFormat format;
+    GstClockTime position = gst_cf_schedule_get_position (priv->schedule);
+    gst_query_parse_position (query, &format, NULL);
+    if (format == GST_FORMAT_TIME && trans->segment.format == GST_FORMAT_TIME
+        && GST_CLOCK_TIME_IS_VALID (position)) {
+      gst_query_set_position (query, format,
+          gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, position));
+      return TRUE;
+    }
+  }
   /* DRAIN, ALLOCATION: upstream wants its buffers back or is about to
    * renegotiate; the frames before go first. */
   if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED (query)

@@ -46,6 +46,7 @@ struct _GstCfSchedule
   gboolean flushing;
   gboolean task_started;
   GstFlowReturn srcresult;      /* of the pushes; OK until one fails */
+  GstClockTime position;        /* end of the last buffer pushed (pts + duration), or NONE */
   gboolean srcresult_told;      /* a submit or push has returned srcresult upstream */
 };
 
@@ -57,6 +58,7 @@ gst_cf_schedule_new (GstElement * element, GstPad * srcpad)
   sched->element = element;
   sched->srcpad = srcpad;
   sched->srcresult = GST_FLOW_OK;
+  sched->position = GST_CLOCK_TIME_NONE;
   g_mutex_init (&sched->lock);
   g_cond_init (&sched->cond);
   g_queue_init (&sched->queue);
@@ -194,6 +196,21 @@ finish_head (GstCfSchedule * sched, GstCfRecord * rec, gboolean wait, cf_status 
   return 1;
 }
 
+/* Pushes @buf downstream, remembering where the stream got to (for
+ * POSITION queries: GstBaseTransform only tracks buffers it pushes itself). */
+static GstFlowReturn
+push_out (GstCfSchedule * sched, GstBuffer * buf)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buf), duration = GST_BUFFER_DURATION (buf);
+
+  if (GST_CLOCK_TIME_IS_VALID (pts)) {
+    g_mutex_lock (&sched->lock);
+    sched->position = pts + (GST_CLOCK_TIME_IS_VALID (duration) ? duration : 0);
+    g_mutex_unlock (&sched->lock);
+  }
+  return gst_pad_push (sched->srcpad, buf);
+}
+
 /* Pushes a record's output, or drops it when the stream has stopped. A
  * record whose output left early has none. */
 static GstFlowReturn
@@ -222,7 +239,7 @@ push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
     out = gst_buffer_make_writable (out);
     gst_buffer_remove_meta (out, gst_buffer_get_meta (out, GST_CF_PENDING_META_API_TYPE));
   }
-  return gst_pad_push (sched->srcpad, out);
+  return push_out (sched, out);
 }
 
 /* With the lock held: the newest record whose output left early (its work
@@ -375,10 +392,15 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
   if (ret == GST_FLOW_OK && early) {
     /* The record is free, so the work its event marked last is done:
      * a new record of it can begin. */
-    if ((signal = record_event (sched, rec)))
+    /* Without an event the output cannot leave early, and a push from the
+     * task would then race with the streaming thread's: the frame fails. */
+    if ((signal = record_event (sched, rec))) {
       sequence = gst_cf_event_next (signal);
-    else
-      early = FALSE;            /* no event: push once done, as for others */
+    } else {
+      GST_ELEMENT_ERROR (sched->element, RESOURCE, FAILED,
+          ("Cannot make a CUDA event: %s", cf_last_error ()), (NULL));
+      ret = GST_FLOW_ERROR;
+    }
   }
   if (ret == GST_FLOW_OK) {
     st = cf_scheduler_submit_with_events (sched->scheduler, in, out, rec, wait,
@@ -446,7 +468,7 @@ gst_cf_schedule_push_early (GstCfSchedule * sched)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
   gst_cf_buffer_set_pending (buf, sched->early_event, sched->early_sequence);
   g_clear_pointer (&sched->early_event, gst_cf_event_unref);
-  ret = gst_pad_push (sched->srcpad, buf);
+  ret = push_out (sched, buf);
   note_flow (sched, ret);
   return ret;
 }
@@ -474,7 +496,7 @@ gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer, gboolean 
       buffer = gst_buffer_make_writable (buffer);
       GST_BUFFER_FLAG_SET (buffer, GST_BUFFER_FLAG_DISCONT);
     }
-    ret = gst_pad_push (sched->srcpad, buffer);
+    ret = push_out (sched, buffer);
     note_flow (sched, ret);
     return ret;
   }
@@ -548,13 +570,35 @@ gst_cf_schedule_pause (GstCfSchedule * sched)
 void
 gst_cf_schedule_flush_stop (GstCfSchedule * sched)
 {
+  gboolean started;
+
+  /* A FLUSH_STOP without its FLUSH_START: the task may still be pushing. */
+  g_mutex_lock (&sched->lock);
+  started = sched->flushing;
+  g_mutex_unlock (&sched->lock);
+  if (!started) {
+    gst_cf_schedule_flush_start (sched);
+    gst_cf_schedule_pause (sched);
+  }
   drop_all (sched);
   if (sched->scheduler)
     cf_scheduler_set_flushing (sched->scheduler, FALSE);
   g_mutex_lock (&sched->lock);
   sched->flushing = FALSE;
   sched->srcresult = GST_FLOW_OK;
+  sched->position = GST_CLOCK_TIME_NONE;
   g_mutex_unlock (&sched->lock);
+}
+
+GstClockTime
+gst_cf_schedule_get_position (GstCfSchedule * sched)
+{
+  GstClockTime position;
+
+  g_mutex_lock (&sched->lock);
+  position = sched->position;
+  g_mutex_unlock (&sched->lock);
+  return position;
 }
 
 void

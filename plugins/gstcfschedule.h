@@ -82,6 +82,10 @@ GstFlowReturn gst_cf_schedule_untold_flow (GstCfSchedule * sched);
  * does). */
 void gst_cf_schedule_reconfigure (GstCfSchedule * sched);
 
+/* The end (pts + duration) of the last buffer pushed, in the buffers' own
+ * time; GST_CLOCK_TIME_NONE before the first or after a flush. */
+GstClockTime gst_cf_schedule_get_position (GstCfSchedule * sched);
+
 /* FLUSH_START: wakes every wait, makes submits return FLUSHING. Call
  * before forwarding the event downstream, then _pause() after. */
 void gst_cf_schedule_flush_start (GstCfSchedule * sched);

@@ -1151,3 +1151,22 @@ TEST_F(Elements, ASourceRendersIntoThePinnedPoolWeOffer)
     gst_object_unref(up);
     gst_object_unref(p);
 }
+
+TEST_F(Elements, PositionFollowsTheFramesPushed)
+{
+    // A POSITION query on one of our elements says where its output got to
+    // (frames leave from the element's task, where GstBaseTransform does not
+    // see them).
+    GstHarness *h = gst_harness_new("cudablur");
+    gst_harness_set_src_caps(h, raw_caps("GRAY8", 16, 8));
+    for (int i = 0; i < 3; i++) {
+        GstBuffer *b = make_buffer("GRAY8", 16, 8, pattern);
+        GST_BUFFER_PTS(b) = i * GST_SECOND / 30;
+        ASSERT_EQ(gst_harness_push(h, b), GST_FLOW_OK);
+        gst_buffer_unref(gst_harness_pull(h));
+    }
+    gint64 pos = -1;
+    ASSERT_TRUE(gst_element_query_position(h->element, GST_FORMAT_TIME, &pos));
+    EXPECT_EQ(pos, (gint64)(2 * GST_SECOND / 30 + GST_SECOND / 30));
+    gst_harness_teardown(h);
+}

@@ -34,6 +34,7 @@ typedef struct state {
     cli_vf vf;
     cli_convert conv;          /* decoder side (this thread) */
     cli_convert conv_out;      /* encoder side of frames in flight (the encoding thread) */
+    GThread *reader;           /* this thread: reads, decodes, submits */
     GThread *encoder;          /* takes filtered frames to the encoder, after the first */
     GMutex out_lock;           /* the muxer, written by both threads */
     cli_err enc_err;           /* the encoding thread's failure */
@@ -62,11 +63,13 @@ static AVStream *video_stream(const state *s)
 static int interrupt_cb(void *opaque)
 {
     state *s = opaque;
+    /* The muxer calls it from the encoding thread too: each thread writes
+     * the message it keeps (join_encoder passes the encoder's on). */
+    cli_err *err = s->encoder && g_thread_self() != s->reader ? &s->enc_err : &s->job->err;
     if (cli_stop_requested)
-        return cli_fail(&s->job->err, 1, "interrupted");
+        return cli_fail(err, 1, "interrupted");
     if (cli_now() - s->last_progress > s->job->opts->stall_timeout)
-        return cli_fail(&s->job->err, 1, "no progress for %g s: giving up",
-                        s->job->opts->stall_timeout);
+        return cli_fail(err, 1, "no progress for %g s: giving up", s->job->opts->stall_timeout);
     return 0;
 }
 
@@ -519,7 +522,7 @@ static void collect(state *s)
 void cli_job_run(cli_job *job)
 {
     double t0 = cli_now();
-    state s = { .job = job, .last_progress = t0 };
+    state s = { .job = job, .last_progress = t0, .reader = g_thread_self() };
     job->running = 1;
     g_mutex_init(&s.out_lock);
     s.pkt = av_packet_alloc();

@@ -250,10 +250,11 @@ static void release_result(void *opaque, uint8_t *data)
 }
 
 /* An AVFrame over a result frame of the scheduler's pool: its buffer gives
- * the frame back when the last reference goes (in whatever thread). */
+ * the frame back when the last reference goes (in whatever thread). Takes
+ * the result: *r is zeroed, success or not. */
 static int wrap_result(cf_scheduler_result *r, AVFrame *out, cli_err *err)
 {
-    const cf_frame *f = &r->frame;
+    const cf_frame f_copy = r->frame, *f = &f_copy;
     const cf_format_info *info = cf_format_get_info(f->format);
     out->format = cli_format_to_av(f->format);
     out->width = f->width;
@@ -270,7 +271,8 @@ static int wrap_result(cf_scheduler_result *r, AVFrame *out, cli_err *err)
     out->extended_data = out->data;
     cf_scheduler_result *kept = g_new(cf_scheduler_result, 1);
     *kept = *r;
-    out->buf[0] = av_buffer_create(f->data[0], end, release_result, kept, 0);
+    memset(r, 0, sizeof *r);
+    out->buf[0] = av_buffer_create(kept->frame.data[0], end, release_result, kept, 0);
     if (!out->buf[0]) {
         cf_scheduler_release(NULL, kept);
         g_free(kept);
@@ -303,8 +305,7 @@ int cli_vf_receive(cli_vf *vf, bool wait, AVFrame **out, cli_err *err)
             ret = cli_fail(err, AVERROR(ENOMEM), "out of memory");
         else
             ret = wrap_result(&r, o, err);
-        if (ret < 0)
-            cf_scheduler_release(vf->sched, &r);
+        cf_scheduler_release(vf->sched, &r); /* a no-op once wrapped */
     }
     if (ret == 0 && (ret = av_frame_copy_props(o, in)) < 0)
         ret = cli_fail_av(err, ret, "copying frame properties");
