@@ -69,7 +69,9 @@ cf_status cf_device_query_memory(int index, size_t *free_bytes, size_t *total_by
 
 cf_status cf_device_query_memory(int index, size_t *free_bytes, size_t *total_bytes)
 {
-    (void)index, (void)free_bytes, (void)total_bytes;
+    (void)index;
+    if (!free_bytes || !total_bytes)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_device_query_memory: NULL argument");
     return cf_set_error(CF_ERROR_NO_DEVICE, "cudafilters was built without CUDA");
 }
 
