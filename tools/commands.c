@@ -161,6 +161,18 @@ static cli_existing existing_policy(void)
                                : CLI_EXISTING_REFUSE;
 }
 
+/* Parses argv with ctx. On a bad option prints the usage error, frees ctx,
+ * sets *rc to usage_error()'s exit status and returns false. */
+static bool parse_or_usage_error(GOptionContext *ctx, int *argc, char ***argv, int *rc)
+{
+    GError *error = NULL;
+    if (g_option_context_parse(ctx, argc, argv, &error))
+        return true;
+    *rc = usage_error(ctx, "%s", error->message);
+    g_error_free(error);
+    return false;
+}
+
 /* Parses the shared options and the command's `entries` into opt, defaults
  * --codec and checks the shared options (transcode and batch). NULL if fine,
  * else the message for usage_error(). */
@@ -483,12 +495,9 @@ int cli_cmd_report(int argc, char **argv)
         "or no readable report.\n\n"
         "Example:\n  cudafilters report merge out/reports/\n");
     g_option_context_add_main_entries(ctx, entries, NULL);
-    GError *error = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        int rc = usage_error(ctx, "%s", error->message);
-        g_error_free(error);
+    int rc;
+    if (!parse_or_usage_error(ctx, &argc, &argv, &rc))
         return rc;
-    }
     if (argc < 2 || strcmp(argv[1], "merge"))
         return usage_error(ctx, argc < 2 ? "needs a subcommand: merge REPORT|DIR..."
                                          : "unknown subcommand '%s' (there is: merge)",
@@ -510,12 +519,9 @@ int cli_cmd_info(int argc, char **argv, int (*print)(bool json), const char *sum
     };
     GOptionContext *ctx = new_context(argv[0], "", summary, NULL);
     g_option_context_add_main_entries(ctx, entries, NULL);
-    GError *error = NULL;
-    if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-        int rc = usage_error(ctx, "%s", error->message);
-        g_error_free(error);
+    int rc;
+    if (!parse_or_usage_error(ctx, &argc, &argv, &rc))
         return rc;
-    }
     if (argc > 1)
         return usage_error(ctx, "unexpected argument '%s'", argv[1]);
     g_option_context_free(ctx);
