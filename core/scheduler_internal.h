@@ -52,7 +52,6 @@ struct cf_scheduler {
     cf_frame mid[CF_SCHEDULER_MAX_FILTERS];
     cf_frame_pool *out_pool; /* results when submit gets no dst; replaced on a new shape */
     int frames_allocated;    /* stage, mid and pool frames made (the pools' counted too) */
-    int pool_frames;         /* frames out_pool had made at the last acquire */
     int retired_pool_frames; /* frames of pools replaced since */
 
     GMutex lock;

@@ -56,8 +56,7 @@ static cf_status pool_output(cf_scheduler *s, cf_sched_slot *slot, cf_format for
                              int height, cf_memory memory)
 {
     if (!cf_frame_pool_matches(s->out_pool, format, width, height, memory)) {
-        g_atomic_int_add(&s->retired_pool_frames, g_atomic_int_get(&s->pool_frames));
-        g_atomic_int_set(&s->pool_frames, 0);
+        g_atomic_int_add(&s->retired_pool_frames, cf_frame_pool_count(s->out_pool));
         cf_frame_pool_destroy(&s->out_pool);
         CF_TRY(cf_frame_pool_create(&s->out_pool,
                                     cf_frame_pool_params(.format = format, .width = width,
@@ -65,7 +64,6 @@ static cf_status pool_output(cf_scheduler *s, cf_sched_slot *slot, cf_format for
     }
     CF_TRY(cf_frame_pool_acquire(s->out_pool, &slot->dst, true));
     slot->dst_pool = s->out_pool;
-    g_atomic_int_set(&s->pool_frames, cf_frame_pool_count(s->out_pool));
     return CF_OK;
 }
 
@@ -123,7 +121,7 @@ static cf_status copy_traced(cf_scheduler *s, cf_sched_slot *slot, const char *s
     return st;
 }
 
-/* Queues the frame's GPU work (see the top of the file); *stream_of_done
+/* Queues the frame's GPU work (see the top of the file); *last
  * gets the stream whose work ends last. */
 static cf_status queue_gpu(cf_scheduler *s, cf_sched_slot *slot, const cf_format *formats,
                            cf_stream *last)
