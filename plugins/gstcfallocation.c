@@ -55,6 +55,18 @@ keep_only_video_meta (GstQuery * query)
   }
 }
 
+/* Puts @pool into the decide query: in place of downstream's first pool
+ * when it offered one (@have_pool), else as the only one. */
+static void
+answer_pool (GstQuery * query, gboolean have_pool, GstBufferPool * pool, guint size, guint min,
+    guint max)
+{
+  if (have_pool)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+}
+
 /* System-memory output on a GPU machine (cudadownload, staged filters):
  * written by a copy from the GPU, so into pinned memory unless downstream
  * offers a pool of its own kind (a display's, say), which we keep. Takes
@@ -99,10 +111,7 @@ decide_system_allocation (GstCfBaseTransform * self, GstQuery * query, GstBuffer
       return FALSE;
     }
   }
-  if (have_pool)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
+  answer_pool (query, have_pool, pool, size, min, max);
   GST_DEBUG_OBJECT (self, "output pool %" GST_PTR_FORMAT " (%s)", pool,
       G_OBJECT_TYPE_NAME (pool));
   gst_object_unref (pool);
@@ -141,10 +150,7 @@ gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
         ("caps %" GST_PTR_FORMAT, caps));
     return FALSE;
   }
-  if (have_pool)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
+  answer_pool (query, have_pool, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
 }

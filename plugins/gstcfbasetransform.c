@@ -175,19 +175,19 @@ get_context (GstCfBaseTransform * self)
 {
   GstCfBaseTransformPrivate *priv = PRIV (self);
   gint device_id = get_device_id (self);
+  gint ordinal = device_id < 0 ? 0 : device_id;   /* -1 with no context shared: device 0 */
   guint device = 0;
 
   if (!gst_cuda_ensure_element_context (GST_ELEMENT (self), device_id, &priv->context)) {
     size_t free_bytes = 0, total = 0;
     /* A context takes a few hundred MiB: with less than 1 GiB free, that
      * is why, and the caps can still take system memory. */
-    if (cf_device_query_memory (device_id < 0 ? 0 : device_id, &free_bytes, &total) == CF_OK
+    if (cf_device_query_memory (ordinal, &free_bytes, &total) == CF_OK
         && free_bytes < ((size_t) 1 << 30)) {
       GST_ELEMENT_WARNING (self, RESOURCE, NO_SPACE_LEFT,
           ("CUDA device %d is out of memory (%.0f MiB free of %.0f MiB), too little for a "
               "CUDA context: the element runs its CPU code on system memory.",
-              device_id < 0 ? 0 : device_id, free_bytes / 1048576.0, total / 1048576.0),
-          (NULL));
+              ordinal, free_bytes / 1048576.0, total / 1048576.0), (NULL));
       priv->gpu_lost = TRUE;
       return FALSE;
     }

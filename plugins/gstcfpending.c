@@ -200,11 +200,16 @@ gst_cf_pending_meta_accepted (GstQuery * query, GstPad * srcpad)
   return direct;
 }
 
+static GstCfPendingMeta *
+get_pending_meta (GstBuffer * buffer)
+{
+  return (GstCfPendingMeta *) gst_buffer_get_meta (buffer, GST_CF_PENDING_META_API_TYPE);
+}
+
 void
 gst_cf_buffer_set_pending (GstBuffer * buffer, GstCfEvent * event, guint64 sequence)
 {
-  GstCfPendingMeta *m =
-      (GstCfPendingMeta *) gst_buffer_get_meta (buffer, GST_CF_PENDING_META_API_TYPE);
+  GstCfPendingMeta *m = get_pending_meta (buffer);
 
   if (!m)
     m = (GstCfPendingMeta *) gst_buffer_add_meta (buffer, pending_meta_info (), NULL);
@@ -217,8 +222,7 @@ gst_cf_buffer_set_pending (GstBuffer * buffer, GstCfEvent * event, guint64 seque
 cf_event
 gst_cf_buffer_pending_event (GstBuffer * buffer)
 {
-  GstCfPendingMeta *m =
-      (GstCfPendingMeta *) gst_buffer_get_meta (buffer, GST_CF_PENDING_META_API_TYPE);
+  GstCfPendingMeta *m = get_pending_meta (buffer);
 
   return m && m->event && is_latest (m->event, m->sequence) ? m->event->event : NULL;
 }
@@ -226,8 +230,7 @@ gst_cf_buffer_pending_event (GstBuffer * buffer)
 gboolean
 gst_cf_buffer_finish_pending (GstBuffer * buffer)
 {
-  GstCfPendingMeta *m =
-      (GstCfPendingMeta *) gst_buffer_get_meta (buffer, GST_CF_PENDING_META_API_TYPE);
+  GstCfPendingMeta *m = get_pending_meta (buffer);
 
   return !m || !m->event || gst_cf_event_wait (m->event, m->sequence);
 }

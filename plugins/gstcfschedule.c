@@ -123,6 +123,27 @@ gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter, GstCudaContext
   return cf_scheduler_create (&sched->scheduler, &params) == CF_OK;
 }
 
+/* Lets go of what @rec holds and keeps it for reuse. */
+static void
+spare_record (GstCfSchedule * sched, GstCfRecord * rec)
+{
+  record_clear (rec);
+  g_mutex_lock (&sched->lock);
+  g_queue_push_tail (&sched->spare, rec);
+  g_mutex_unlock (&sched->lock);
+}
+
+/* @buf, marked DISCONT when @discont (made writable only if it must change). */
+static GstBuffer *
+mark_discont (GstBuffer * buf, gboolean discont)
+{
+  if (discont && !GST_BUFFER_IS_DISCONT (buf)) {
+    buf = gst_buffer_make_writable (buf);
+    GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
+  }
+  return buf;
+}
+
 /* Drops every record: the scheduler's first (it waits for their GPU work),
  * then the buffers. Streaming thread stopped or blocked. */
 static void
@@ -137,12 +158,8 @@ drop_all (GstCfSchedule * sched)
   dropped = sched->queue;
   g_queue_init (&sched->queue);
   g_mutex_unlock (&sched->lock);
-  while ((rec = g_queue_pop_head (&dropped))) {
-    record_clear (rec);
-    g_mutex_lock (&sched->lock);
-    g_queue_push_tail (&sched->spare, rec);
-    g_mutex_unlock (&sched->lock);
-  }
+  while ((rec = g_queue_pop_head (&dropped)))
+    spare_record (sched, rec);
 }
 
 void
@@ -226,10 +243,7 @@ push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
     gst_buffer_unref (out);
     return stopped;
   }
-  if (rec->discont && !GST_BUFFER_IS_DISCONT (out)) {
-    out = gst_buffer_make_writable (out);
-    GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_DISCONT);
-  }
+  out = mark_discont (out, rec->discont);
   /* Our own work on it is done; a pending meta it may still carry (from an
    * element before us) must not reach an element that cannot wait for it. */
   if (gst_buffer_get_meta (out, GST_CF_PENDING_META_API_TYPE)) {
@@ -431,12 +445,8 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
     rec = NULL;
   }
   g_mutex_unlock (&sched->lock);
-  if (rec) {
-    record_clear (rec);
-    g_mutex_lock (&sched->lock);
-    g_queue_push_tail (&sched->spare, rec);
-    g_mutex_unlock (&sched->lock);
-  }
+  if (rec)
+    spare_record (sched, rec);
   return ret;
 }
 
@@ -492,11 +502,7 @@ gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer, gboolean 
      * at once): no thread change. The task cannot start pushing meanwhile,
      * since only this thread queues. */
     g_mutex_unlock (&sched->lock);
-    if (discont && !GST_BUFFER_IS_DISCONT (buffer)) {
-      buffer = gst_buffer_make_writable (buffer);
-      GST_BUFFER_FLAG_SET (buffer, GST_BUFFER_FLAG_DISCONT);
-    }
-    ret = push_out (sched, buffer);
+    ret = push_out (sched, mark_discont (buffer, discont));
     note_flow (sched, ret);
     return ret;
   }
