@@ -319,16 +319,7 @@ static JsonNode *file_node(const cli_batch_file *f)
             json_node_unref(root);
     }
     const char *why = f->error ? f->error : f->last_message ? f->last_message : "failed";
-    JsonBuilder *b = json_builder_new();
-    json_builder_begin_object(b);
-    cli_json_set_string(b, "input", f->in);
-    cli_json_set_string(b, "output", NULL);
-    json_builder_add_boolean_value(json_builder_set_member_name(b, "ok"), FALSE);
-    cli_json_set_string(b, "error", why);
-    json_builder_end_object(b);
-    JsonNode *root = json_builder_get_root(b);
-    g_object_unref(b);
-    return root;
+    return cli_report_failed_node(f->in, why);
 }
 
 static void print_json(const batch *b, double seconds)

@@ -9,7 +9,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-static bool same_file(const GStatBuf *a, const GStatBuf *b)
+bool cli_same_file(const GStatBuf *a, const GStatBuf *b)
 {
     return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
@@ -20,7 +20,7 @@ cli_output_check cli_output_check_path(const char *in, const char *out, cli_exis
     if (policy == CLI_EXISTING_OVERWRITE || g_lstat(out, &out_st) != 0)
         return CLI_OUTPUT_RUN;
     /* OUT is IN: never a finished output; the job says what is wrong. */
-    if (g_stat(out, &out_st) == 0 && g_stat(in, &in_st) == 0 && same_file(&in_st, &out_st))
+    if (g_stat(out, &out_st) == 0 && g_stat(in, &in_st) == 0 && cli_same_file(&in_st, &out_st))
         return CLI_OUTPUT_RUN;
     return policy == CLI_EXISTING_SKIP ? CLI_OUTPUT_SKIP : CLI_OUTPUT_REFUSE;
 }

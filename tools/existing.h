@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 
+#include <glib/gstdio.h>
+
 typedef enum cli_existing {
     CLI_EXISTING_REFUSE,    /* default: the file fails, the output is left alone */
     CLI_EXISTING_SKIP,      /* --skip-existing: the file is skipped, counted as done */
@@ -24,6 +26,9 @@ typedef enum cli_output_check {
     CLI_OUTPUT_SKIP,    /* it exists and --skip-existing was given */
     CLI_OUTPUT_REFUSE,  /* it exists and neither option was given */
 } cli_output_check;
+
+/* Whether two stat results are of one file (device and inode). */
+bool cli_same_file(const GStatBuf *a, const GStatBuf *b);
 
 /* Looks at OUT (anything at that name counts, a dangling link too). */
 cli_output_check cli_output_check_path(const char *in, const char *out, cli_existing policy);

@@ -1,7 +1,7 @@
 /* cudafilters tool: interlaced video. */
 #include "fields.h"
 
-static bool order_is_interlaced(enum AVFieldOrder order)
+bool cli_fields_order_is_interlaced(enum AVFieldOrder order)
 {
     return order != AV_FIELD_UNKNOWN && order != AV_FIELD_PROGRESSIVE;
 }
@@ -20,7 +20,7 @@ static const char *order_name(enum AVFieldOrder order, const AVFrame *frame)
 
 bool cli_fields_interlaced(const AVFrame *frame, enum AVFieldOrder stream_order)
 {
-    return frame->interlaced_frame || order_is_interlaced(stream_order);
+    return frame->interlaced_frame || cli_fields_order_is_interlaced(stream_order);
 }
 
 int cli_fields_check(const cli_vf *vf, const AVFrame *frame, enum AVFieldOrder stream_order,
@@ -44,7 +44,7 @@ int cli_fields_check(const cli_vf *vf, const AVFrame *frame, enum AVFieldOrder s
 enum AVFieldOrder cli_fields_output_order(const AVFrame *first, enum AVFieldOrder stream_order,
                                           enum AVCodecID id)
 {
-    if (order_is_interlaced(stream_order))
+    if (cli_fields_order_is_interlaced(stream_order))
         return stream_order;
     if (!first->interlaced_frame)
         return AV_FIELD_PROGRESSIVE;

@@ -16,6 +16,9 @@
 #include "util.h"
 #include "vfilter.h"
 
+/* Whether a field order says two fields (not unknown, not progressive). */
+bool cli_fields_order_is_interlaced(enum AVFieldOrder order);
+
 /* Whether `frame` of a stream with field order `stream_order` holds two
  * fields: the frame says so, or the stream does (mixed streams, where some
  * frames are progressive, count as interlaced, as their caps do). */

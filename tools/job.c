@@ -422,8 +422,7 @@ static int check_paths(cli_job *job)
         return cli_fail(&job->err, AVERROR(EISDIR), "is a directory");
     if (S_ISREG(in_st.st_mode) && in_st.st_size == 0)
         return cli_fail(&job->err, AVERROR_INVALIDDATA, "empty file");
-    if (g_stat(job->out_path, &out_st) == 0 && in_st.st_dev == out_st.st_dev &&
-        in_st.st_ino == out_st.st_ino)
+    if (g_stat(job->out_path, &out_st) == 0 && cli_same_file(&in_st, &out_st))
         return cli_fail(&job->err, AVERROR(EINVAL), "the output %s is the input file",
                         job->out_path);
     return 0;

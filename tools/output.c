@@ -12,6 +12,7 @@
 #include "avlog.h"
 #include "encoder.h"
 #include "existing.h"
+#include "fields.h"
 
 /* Copied packets held before the first video frame: a file whose video never
  * decodes must fail, not fill the memory. */
@@ -181,7 +182,7 @@ static int configure_encoder(cli_output *o, const AVCodec *codec, const cli_enc_
     if (p->frame_rate.num > 0 && p->frame_rate.den > 0)
         enc->framerate = p->frame_rate;
     set_colour(enc, p->frame);
-    if (p->field_order != AV_FIELD_UNKNOWN && p->field_order != AV_FIELD_PROGRESSIVE) {
+    if (cli_fields_order_is_interlaced(p->field_order)) {
         /* Interlaced frames stay interlaced: coded as fields (x264, mpeg2,
          * mpeg4 take these flags), the order written into the stream. */
         enc->field_order = p->field_order;

@@ -157,17 +157,29 @@ bool cli_report_close(cli_report **r)
     return ok;
 }
 
-JsonNode *cli_report_skipped_node(const char *in, const char *out)
+/* The summary of a file without one of its own: skipped (`error` NULL),
+ * or failed with `error`. */
+static JsonNode *unrun_node(const char *in, const char *out, const char *error)
 {
     JsonBuilder *b = json_builder_new();
     json_builder_begin_object(b);
     cli_json_set_string(b, "input", in);
     cli_json_set_string(b, "output", out);
-    json_builder_add_boolean_value(json_builder_set_member_name(b, "ok"), TRUE);
-    json_builder_add_boolean_value(json_builder_set_member_name(b, "skipped"), TRUE);
-    cli_json_set_string(b, "error", NULL);
+    json_builder_add_boolean_value(json_builder_set_member_name(b, "ok"), !error);
+    json_builder_add_boolean_value(json_builder_set_member_name(b, "skipped"), !error);
+    cli_json_set_string(b, "error", error);
     json_builder_end_object(b);
     JsonNode *root = json_builder_get_root(b);
     g_object_unref(b);
     return root;
+}
+
+JsonNode *cli_report_skipped_node(const char *in, const char *out)
+{
+    return unrun_node(in, out, NULL);
+}
+
+JsonNode *cli_report_failed_node(const char *in, const char *error)
+{
+    return unrun_node(in, NULL, error);
 }

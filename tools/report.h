@@ -48,6 +48,11 @@ bool cli_report_close(cli_report **r);
  * (json_node_unref it): input, output, ok true, skipped true, error null. */
 JsonNode *cli_report_skipped_node(const char *in, const char *out);
 
+/* The summary object of a file that failed without a summary of its own (up
+ * front, crashed, not started; json_node_unref it): input, output null, ok
+ * false, skipped false, error `error`. */
+JsonNode *cli_report_failed_node(const char *in, const char *error);
+
 /* A node as one line of JSON (g_free it). */
 char *cli_report_node_text(JsonNode *node);
 
