@@ -210,8 +210,21 @@ add_element (GstBin * bin, GstElement * prev, const gchar * type_name, const gch
   return e;
 }
 
-/* appsrc ! upload ! (cudagray ! cudablur sigma=2 | CUDA-memory capsfilter)
- * ! download ! fakesink into
+/* add_element() for an element of the case's transfer or filters, with its
+ * frames-in-flight when the case sets one. */
+static GstElement *
+add_case_element (GstBin * bin, GstElement * prev, const gchar * type_name,
+    const gchar * factory, const BenchCase * c, gchar ** error)
+{
+  GstElement *e = add_element (bin, prev, type_name, factory, error);
+
+  if (e && c->frames_in_flight)
+    g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
+  return e;
+}
+
+/* appsrc ! upload ! (cudagray [! cudablur sigma=2 [! cudablur sigma=1 !
+ * cudablur sigma=3]] | CUDA-memory capsfilter) ! download ! fakesink into
  * @pipeline; the source and the sink into *@src and *@sink. */
 static gboolean
 build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstElement ** src,
@@ -226,22 +239,16 @@ build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstEleme
    * waiting for ever once an error has stopped the streaming thread. */
   g_object_set (*src, "caps", caps, "is-live", FALSE, "format", GST_FORMAT_TIME,
       "max-bytes", (guint64) 0, "block", FALSE, NULL);
-  if (!(e = add_element (pipeline, *src, c->upload, NULL, error)))
+  if (!(e = add_case_element (pipeline, *src, c->upload, NULL, c, error)))
     return FALSE;
-  if (c->frames_in_flight)
-    g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
   if (c->filters) {
     static const gdouble sigmas[] = { 2.0, 1.0, 3.0 };
-    if (!(e = add_element (pipeline, e, NULL, "cudagray", error)))
+    if (!(e = add_case_element (pipeline, e, NULL, "cudagray", c, error)))
       return FALSE;
-    if (c->frames_in_flight)
-      g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
     for (gint i = 0; i < c->filters - 1 && i < 3; i++) {
-      if (!(e = add_element (pipeline, e, NULL, "cudablur", error)))
+      if (!(e = add_case_element (pipeline, e, NULL, "cudablur", c, error)))
         return FALSE;
       g_object_set (e, "sigma", sigmas[i], NULL);
-      if (c->frames_in_flight)
-        g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
     }
   } else if (have_gpu) {
     /* Frames must cross into CUDA memory: upload and download would
@@ -252,10 +259,8 @@ build_pipeline (GstBin * pipeline, const BenchCase * c, GstCaps * caps, GstEleme
     g_object_set (e, "caps", cuda, NULL);
     gst_caps_unref (cuda);
   }
-  if (!(e = add_element (pipeline, e, c->download, NULL, error)))
+  if (!(e = add_case_element (pipeline, e, c->download, NULL, c, error)))
     return FALSE;
-  if (c->frames_in_flight)
-    g_object_set (e, "frames-in-flight", c->frames_in_flight, NULL);
   if (!(*sink = add_element (pipeline, e, NULL, "fakesink", error)))
     return FALSE;
   g_object_set (*sink, "sync", FALSE, NULL);
