@@ -3,7 +3,6 @@
 // (CUDA memory between the elements) and on the CPU references otherwise.
 #include <functional>
 
-#include <fstream>
 #include <thread>
 
 #include <unistd.h>
@@ -472,8 +471,6 @@ std::string play_launch(const std::string &description, GstClockTime timeout = 3
     return result;
 }
 
-// Runs pipeline `p` (with an appsink named "sink") to EOS, then frees it;
-// returns every output buffer's bytes, concatenated.
 // Plays pipeline `p` (its appsink named "sink") to EOS and returns every
 // buffer's bytes, or with `packed`, plane 0 of every frame, rows packed,
 // read through the negotiated caps (so strides and padding do not count).
@@ -557,15 +554,6 @@ std::vector<uint8_t> run_our_chain(GstElement *upload = nullptr, GstPadProbeCall
     return run_to_eos(p);
 }
 
-long rss_kib()
-{
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-    return -1;
-}
-
 } // namespace
 
 TEST_F(Elements, EightPipelinesInParallelMatchOne)
@@ -590,9 +578,9 @@ TEST_F(Elements, HundredCreateTeardownCyclesLeakNothing)
     for (int i = 0; i < 30; i++) run_our_chain();
     size_t free0 = 0, free1 = 0, total = 0;
     bool gpu = cftest::gpu_available() && cf_device_get_memory(&free0, &total) == CF_OK;
-    long rss0 = rss_kib();
+    long rss0 = cftest::rss_kib();
     for (int i = 0; i < 100; i++) run_our_chain();
-    long rss1 = rss_kib();
+    long rss1 = cftest::rss_kib();
     std::printf("host RSS %ld -> %ld KiB over 100 cycles\n", rss0, rss1);
     EXPECT_LT(rss1 - rss0, 4096) << "host memory grew by " << rss1 - rss0 << " KiB";
     if (gpu) {

@@ -12,18 +12,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A chain parsed from a filter string, with its filters as an array.
-struct Chain {
-    // "" is the empty chain (cf_chain_parse refuses an empty string).
-    explicit Chain(const char *text) : chain(*text ? cf_chain_parse(text) : nullptr)
-    {
-        EXPECT_TRUE(chain || !*text) << cf_last_error();
-        for (int i = 0; chain && i < cf_chain_length(chain); i++) filters.push_back(cf_chain_get(chain, i));
-    }
-    ~Chain() { cf_chain_free(&chain); }
-    cf_chain *chain;
-    std::vector<cf_filter *> filters;
-};
+using cftest::Chain;
+using cftest::packed_pixels;
 
 // Parameters for `c` on the CPU (C++ has no compound literals: a named struct).
 cf_scheduler_params params_for(const Chain &c, int depth, cf_backend backend = CF_BACKEND_CPU)
@@ -56,34 +46,6 @@ struct Frame {
     cftest::GuardedFrame g;
 };
 
-// Plane 0 of `f`, rows packed.
-std::vector<uint8_t> plane0(const cf_frame &f)
-{
-    size_t row = cf_format_plane_row_bytes(f.format, 0, f.width);
-    std::vector<uint8_t> out;
-    for (int y = 0; y < f.height; y++) out.insert(out.end(), f.data[0] + y * f.pitch[0], f.data[0] + y * f.pitch[0] + row);
-    return out;
-}
-
-// What running the chain's filters one after the other gives (plane 0).
-std::vector<uint8_t> expected(const Chain &c, const cf_frame *src)
-{
-    cf_frame cur{}, next{};
-    const cf_frame *in = src;
-    for (cf_filter *f : c.filters) {
-        cf_format out;
-        EXPECT_EQ(cf_filter_get_output_format(f, in->format, &out), CF_OK);
-        EXPECT_EQ(cf_frame_alloc(&next, out, src->width, src->height, CF_MEMORY_HOST), CF_OK);
-        EXPECT_EQ(cf_filter_run(f, in, &next, nullptr), CF_OK) << cf_last_error();
-        cf_frame_free(&cur);
-        cur = next;
-        in = &cur;
-    }
-    std::vector<uint8_t> out = plane0(*in);
-    cf_frame_free(&cur);
-    return out;
-}
-
 TEST(Scheduler, ResultsInOrderWithTokensEqualToTheFiltersRunInTurn)
 {
     std::mt19937 rng(1);
@@ -94,7 +56,7 @@ TEST(Scheduler, ResultsInOrderWithTokensEqualToTheFiltersRunInTurn)
     std::vector<std::vector<uint8_t>> want;
     for (int i = 0; i < 10; i++) {
         frames.push_back(std::make_unique<Frame>(CF_FORMAT_RGBA, 17 + i, 9 + 2 * i, rng));
-        want.push_back(expected(c, frames.back()->f()));
+        want.push_back(c.reference(frames.back()->f()));
     }
     int next = 0;
     for (int i = 0; i < 10; i++) {
@@ -108,7 +70,7 @@ TEST(Scheduler, ResultsInOrderWithTokensEqualToTheFiltersRunInTurn)
             EXPECT_TRUE(r.from_pool);
             EXPECT_EQ(r.frame.format, CF_FORMAT_GRAY8);
             EXPECT_EQ(r.frame.width, 17 + next);
-            EXPECT_TRUE(plane0(r.frame) == want[next]) << "frame " << next;
+            EXPECT_TRUE(packed_pixels(r.frame) == want[next]) << "frame " << next;
             cf_scheduler_release(s.s, &r);
             next++;
         }
@@ -129,7 +91,7 @@ TEST(Scheduler, GivenOutputFramesAreWrittenAndReturned)
     EXPECT_EQ(r.status, CF_OK);
     EXPECT_FALSE(r.from_pool);
     EXPECT_EQ(r.frame.data[0], out.f()->data[0]);
-    EXPECT_TRUE(plane0(*out.f()) == expected(c, in.f()));
+    EXPECT_TRUE(packed_pixels(*out.f()) == c.reference(in.f()));
     EXPECT_EQ(out.g.damaged_guard_bytes(), 0u);
     cf_scheduler_release(s.s, &r);
 }
@@ -144,7 +106,7 @@ TEST(Scheduler, EmptyChainCopies)
     cf_scheduler_result r;
     CF_ASSERT_OK(cf_scheduler_receive(s.s, &r, false));
     EXPECT_EQ(r.frame.format, CF_FORMAT_I420);
-    EXPECT_TRUE(plane0(r.frame) == plane0(*in.f()));
+    EXPECT_TRUE(packed_pixels(r.frame) == packed_pixels(*in.f()));
     cf_scheduler_release(s.s, &r);
 }
 
@@ -373,7 +335,7 @@ TEST(Scheduler, AFailedFrameIsReportedWithItsTokenAndLaterFramesGoOn)
         }
         cf_scheduler_release(s.s, &r);
     }
-    EXPECT_TRUE(plane0(*good.f()) == expected(c, in.f()));
+    EXPECT_TRUE(packed_pixels(*good.f()) == c.reference(in.f()));
 }
 
 TEST(Scheduler, AFrameTheChainDoesNotTakeFailsAlone)
@@ -430,7 +392,7 @@ TEST(Scheduler, ResultsHeldByTheCallerSurviveDestroy)
         CF_ASSERT_OK(cf_scheduler_submit(s.s, a.f(), nullptr, nullptr));
         CF_ASSERT_OK(cf_scheduler_receive(s.s, &r, true));
     }
-    EXPECT_TRUE(plane0(r.frame) == expected(c, a.f()));
+    EXPECT_TRUE(packed_pixels(r.frame) == c.reference(a.f()));
     cf_scheduler_release(nullptr, &r);
     EXPECT_EQ(r.frame.data[0], nullptr);
 }
@@ -442,15 +404,15 @@ TEST(Scheduler, ParametersChangedBetweenSubmitsApplyToTheLaterFrame)
     Sched s(c, 4);
     Frame a(CF_FORMAT_GRAY8, 50, 20, rng);
     CF_ASSERT_OK(cf_scheduler_submit(s.s, a.f(), nullptr, nullptr));
-    auto first = expected(c, a.f());
+    auto first = c.reference(a.f());
     CF_ASSERT_OK(cf_filter_set_double(c.filters[0], "sigma", 4.0));
     CF_ASSERT_OK(cf_scheduler_submit(s.s, a.f(), nullptr, nullptr));
-    auto second = expected(c, a.f());
+    auto second = c.reference(a.f());
     ASSERT_FALSE(first == second);
     cf_scheduler_result r;
     for (auto *want : { &first, &second }) {
         CF_ASSERT_OK(cf_scheduler_receive(s.s, &r, true));
-        EXPECT_TRUE(plane0(r.frame) == *want);
+        EXPECT_TRUE(packed_pixels(r.frame) == *want);
         cf_scheduler_release(s.s, &r);
     }
 }

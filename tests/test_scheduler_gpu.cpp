@@ -16,60 +16,8 @@ const cf_format kFormats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGBA,      CF_FORMAT_B
 const char *const kChains[] = { "", "gray", "blur=sigma=2", "gray,blur=sigma=1.5",
                                 "blur=sigma=3:border=constant:border-value=7,blur=sigma=1" };
 
-// Every plane of a frame, rows packed, read back to the host.
-std::vector<uint8_t> all_pixels(const cf_frame &f)
-{
-    cf_frame host;
-    EXPECT_EQ(cf_frame_alloc(&host, f.format, f.width, f.height, CF_MEMORY_HOST), CF_OK);
-    EXPECT_EQ(cf_frame_copy(&f, &host, nullptr), CF_OK) << cf_last_error();
-    if (f.memory == CF_MEMORY_DEVICE) {
-        EXPECT_EQ(cf_stream_synchronize(nullptr), CF_OK);
-    }
-    std::vector<uint8_t> out;
-    const cf_format_info *info = cf_format_get_info(f.format);
-    for (int p = 0; p < info->n_planes; p++) {
-        size_t row = cf_format_plane_row_bytes(f.format, p, f.width);
-        for (int y = 0; y < cf_format_plane_height(f.format, p, f.height); y++)
-            out.insert(out.end(), host.data[p] + y * host.pitch[p], host.data[p] + y * host.pitch[p] + row);
-    }
-    cf_frame_free(&host);
-    return out;
-}
-
-struct Chain {
-    explicit Chain(const char *text) : chain(*text ? cf_chain_parse(text) : nullptr)
-    {
-        for (int i = 0; chain && i < cf_chain_length(chain); i++) filters.push_back(cf_chain_get(chain, i));
-    }
-    ~Chain() { cf_chain_free(&chain); }
-    // The format the chain ends in for `in`, each filter's preferred output.
-    cf_format output(cf_format in) const
-    {
-        for (cf_filter *f : filters) EXPECT_EQ(cf_filter_get_output_format(f, in, &in), CF_OK);
-        return in;
-    }
-    // The CPU result, every plane.
-    std::vector<uint8_t> reference(const cf_frame *src) const
-    {
-        cf_frame cur{};
-        const cf_frame *in = src;
-        for (cf_filter *f : filters) {
-            cf_format out;
-            EXPECT_EQ(cf_filter_get_output_format(f, in->format, &out), CF_OK);
-            cf_frame next;
-            EXPECT_EQ(cf_frame_alloc(&next, out, src->width, src->height, CF_MEMORY_HOST), CF_OK);
-            EXPECT_EQ(cf_filter_run(f, in, &next, nullptr), CF_OK) << cf_last_error();
-            cf_frame_free(&cur);
-            cur = next;
-            in = &cur;
-        }
-        auto out = all_pixels(*in);
-        cf_frame_free(&cur);
-        return out;
-    }
-    cf_chain *chain;
-    std::vector<cf_filter *> filters;
-};
+using cftest::Chain;
+using cftest::packed_pixels;
 
 // One frame's input and, when given, its output.
 struct Job {
@@ -153,7 +101,7 @@ TEST(SchedulerGpu, EveryDepthGivesTheCpuResult)
                     j.dst->sync_to_host();
                     EXPECT_EQ(j.dst->damaged_guard_bytes(), 0u) << "frame " << next_out;
                 }
-                EXPECT_TRUE(all_pixels(r.frame) == j.want) << "frame " << next_out;
+                EXPECT_TRUE(packed_pixels(r.frame) == j.want) << "frame " << next_out;
                 cf_scheduler_release(s, &r);
                 next_out++;
                 frames++;

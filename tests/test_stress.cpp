@@ -8,7 +8,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -38,25 +37,16 @@ constexpr long kRssSlack = 3;
 constexpr long kRssSlack = 1;
 #endif
 
-long rss_kib()
-{
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
-    return -1;
-}
-
 // Host RSS and, with a GPU, free device memory, before and after a stretch.
 struct Memory {
-    long rss = rss_kib();
+    long rss = cftest::rss_kib();
     size_t free = 0, total = 0;
     bool gpu = cftest::gpu_available() && cf_device_get_memory(&free, &total) == CF_OK;
 
     // Prints the growth and checks it against `max_kib` of host memory.
     void report(const char *what, long max_kib) const
     {
-        long rss1 = rss_kib();
+        long rss1 = cftest::rss_kib();
         std::printf("stress: %s: host RSS %ld -> %ld KiB (%+ld)\n", what, rss, rss1, rss1 - rss);
         EXPECT_LT(rss1 - rss, max_kib * kRssSlack) << what << ": host memory grew";
         size_t free1 = 0, total1 = 0;

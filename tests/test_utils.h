@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -170,6 +171,77 @@ inline cf_frame wrap_gray(std::vector<uint8_t> &pixels, int width, int height)
     f.memory = CF_MEMORY_HOST;
     f.device = -1;
     return f;
+}
+
+// Every plane of a frame (host or device), rows packed, read back to the host.
+inline std::vector<uint8_t> packed_pixels(const cf_frame &f)
+{
+    cf_frame host;
+    EXPECT_EQ(cf_frame_alloc(&host, f.format, f.width, f.height, CF_MEMORY_HOST), CF_OK);
+    EXPECT_EQ(cf_frame_copy(&f, &host, nullptr), CF_OK) << cf_last_error();
+    if (f.memory == CF_MEMORY_DEVICE) {
+        EXPECT_EQ(cf_stream_synchronize(nullptr), CF_OK);
+    }
+    std::vector<uint8_t> out;
+    const cf_format_info *info = cf_format_get_info(f.format);
+    for (int p = 0; p < info->n_planes; p++) {
+        size_t row = cf_format_plane_row_bytes(f.format, p, f.width);
+        for (int y = 0; y < cf_format_plane_height(f.format, p, f.height); y++)
+            out.insert(out.end(), host.data[p] + y * host.pitch[p], host.data[p] + y * host.pitch[p] + row);
+    }
+    cf_frame_free(&host);
+    return out;
+}
+
+// A chain parsed from a filter string ("" is the empty chain, which
+// cf_chain_parse refuses), with its filters as an array for a scheduler.
+struct Chain {
+    explicit Chain(const char *text) : chain(*text ? cf_chain_parse(text) : nullptr)
+    {
+        EXPECT_TRUE(chain || !*text) << cf_last_error();
+        for (int i = 0; chain && i < cf_chain_length(chain); i++) filters.push_back(cf_chain_get(chain, i));
+    }
+    ~Chain() { cf_chain_free(&chain); }
+    Chain(const Chain &) = delete;
+    Chain &operator=(const Chain &) = delete;
+    // The format the chain ends in for `in`, each filter's preferred output.
+    cf_format output(cf_format in) const
+    {
+        for (cf_filter *f : filters) EXPECT_EQ(cf_filter_get_output_format(f, in, &in), CF_OK);
+        return in;
+    }
+    // What running the filters one after the other on the CPU gives (host
+    // `src`): every plane, rows packed.
+    std::vector<uint8_t> reference(const cf_frame *src) const
+    {
+        cf_frame cur{};
+        const cf_frame *in = src;
+        for (cf_filter *f : filters) {
+            cf_format out;
+            EXPECT_EQ(cf_filter_get_output_format(f, in->format, &out), CF_OK);
+            cf_frame next;
+            EXPECT_EQ(cf_frame_alloc(&next, out, src->width, src->height, CF_MEMORY_HOST), CF_OK);
+            EXPECT_EQ(cf_filter_run(f, in, &next, nullptr), CF_OK) << cf_last_error();
+            cf_frame_free(&cur);
+            cur = next;
+            in = &cur;
+        }
+        auto out = packed_pixels(*in);
+        cf_frame_free(&cur);
+        return out;
+    }
+    cf_chain *chain;
+    std::vector<cf_filter *> filters;
+};
+
+// This process's resident set (VmRSS) in KiB, -1 if unknown.
+inline long rss_kib()
+{
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
 }
 
 } // namespace cftest
