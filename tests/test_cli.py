@@ -498,6 +498,22 @@ def write_junit(path, suite_name, records):
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
 
+def run_suites(classes, junit, suite_name):
+    """Runs the test cases of `classes`, writes the JUnit report to `junit`
+    (if given) as suite `suite_name`, and returns (exit status, result): 0
+    passed, 1 failed, 77 every case skipped (meson's skip)."""
+    loader = unittest.TestLoader()
+    suite = unittest.TestSuite(loader.loadTestsFromTestCase(c) for c in classes)
+    # unittest runs each module's setUpModule() once, so inputs are made once per run.
+    result = unittest.TextTestRunner(resultclass=JUnitResult, verbosity=2).run(suite)
+    if junit:
+        write_junit(junit, suite_name, result.records)
+    if not result.wasSuccessful():
+        return 1, result
+    all_skipped = result.records and all(r[3] == "skipped" for r in result.records)
+    return (77 if all_skipped else 0), result
+
+
 GROUPS = {"cli": [Info, Transcode], "cli-batch": [Batch]}
 
 
@@ -510,15 +526,7 @@ def main():
     args = ap.parse_args()
     TOOL = os.path.abspath(args.tool)
     classes = GROUPS[args.group] if args.group else [c for g in GROUPS.values() for c in g]
-    loader = unittest.TestLoader()
-    suite = unittest.TestSuite(loader.loadTestsFromTestCase(c) for c in classes)
-    # unittest runs setUpModule() once, so the inputs are made once per run.
-    result = unittest.TextTestRunner(resultclass=JUnitResult, verbosity=2).run(suite)
-    if args.junit:
-        write_junit(args.junit, args.group or "cli", result.records)
-    if not result.wasSuccessful():
-        return 1
-    return 77 if result.records and all(r[3] == "skipped" for r in result.records) else 0
+    return run_suites(classes, args.junit, args.group or "cli")[0]
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_cli import VTEST, JUnitResult, ffmpeg, frame_count, run, write_junit  # noqa: E402
+from test_cli import VTEST, ffmpeg, frame_count, run, run_suites  # noqa: E402
 
 TOOL = None
 WORK = None
@@ -464,15 +464,7 @@ def main():
     ap.add_argument("--junit")
     args = ap.parse_args()
     TOOL = os.path.abspath(args.tool)
-    loader = unittest.TestLoader()
-    suite = unittest.TestSuite(loader.loadTestsFromTestCase(c)
-                               for c in (ExistingOutputs, Shards, Reports, Devices))
-    result = unittest.TextTestRunner(resultclass=JUnitResult, verbosity=2).run(suite)
-    if args.junit:
-        write_junit(args.junit, "cli-scale", result.records)
-    if not result.wasSuccessful():
-        return 1
-    return 77 if result.records and all(r[3] == "skipped" for r in result.records) else 0
+    return run_suites((ExistingOutputs, Shards, Reports, Devices), args.junit, "cli-scale")[0]
 
 
 if __name__ == "__main__":

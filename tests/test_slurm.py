@@ -34,7 +34,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from test_cli import VTEST, JUnitResult, ffmpeg, frame_count, write_junit  # noqa: E402
+from test_cli import VTEST, ffmpeg, frame_count, run_suites  # noqa: E402
 
 ARRAY = os.path.join(HERE, "..", "pipelines", "slurm-array.sh")
 MERGE = os.path.join(HERE, "..", "pipelines", "slurm-merge.sh")
@@ -535,19 +535,12 @@ def main():
         raise TimeoutError("test_slurm.py ran past its 15-minute bound")
     signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(900)
-    loader = unittest.TestLoader()
-    suite = unittest.TestSuite([loader.loadTestsFromTestCase(OutsideSlurm),
-                                loader.loadTestsFromTestCase(SlurmArray)])
     t0 = time.monotonic()
-    result = unittest.TextTestRunner(resultclass=JUnitResult, verbosity=2).run(suite)
+    status, result = run_suites((OutsideSlurm, SlurmArray), args.junit, "slurm")
     print("test_slurm.py: %.1f s" % (time.monotonic() - t0), file=sys.stderr)
     for _, reason in result.skipped:
         print("SKIPPED: " + reason, file=sys.stderr)
-    if args.junit:
-        write_junit(args.junit, "slurm", result.records)
-    if not result.wasSuccessful():
-        return 1
-    return 77 if result.records and all(r[3] == "skipped" for r in result.records) else 0
+    return status
 
 
 if __name__ == "__main__":
