@@ -96,6 +96,23 @@ void cf_filter_release_scratch(cf_filter *filter)
     cf_scratch_release(&filter->device_scratch);
 }
 
+cf_status cf_filter_set_cpu_threads(cf_filter *filter, int threads)
+{
+    if (!filter)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_filter_set_cpu_threads: NULL filter");
+    if (threads < 0 || threads > CF_MAX_CPU_THREADS)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                            "%s: %d CPU threads: must be 0 (all cores) to %d",
+                            filter->desc->name, threads, CF_MAX_CPU_THREADS);
+    filter->host_scratch.threads = threads;
+    return CF_OK;
+}
+
+int cf_filter_get_cpu_threads(const cf_filter *filter)
+{
+    return filter ? filter->host_scratch.threads : 0;
+}
+
 void cf_filter_free(cf_filter **filter)
 {
     if (!filter || !*filter)

@@ -51,6 +51,9 @@ typedef struct cf_scratch {
     void *ptr;
     size_t size;      /* bytes */
     cf_memory memory; /* CF_MEMORY_HOST or CF_MEMORY_DEVICE */
+    /* The instance's host scratch only: CPU threads its runs may use, 0 for
+     * all cores (cf_filter_set_cpu_threads). Kept across releases. */
+    int threads;
 } cf_scratch;
 
 /* Returns in *ptr at least `bytes` bytes of `memory` (host or device),
@@ -81,7 +84,9 @@ struct cf_filter_impl {
      * (already checked against the descriptor). Host code only. */
     cf_status (*make_plan)(const double *values, const cf_frame *src, const cf_frame *dst,
                            void *plan);
-    /* CPU reference; defines the result. Frames are host memory. */
+    /* CPU version: the optimized one where the filter has it, else the
+     * reference (which defines the result). Frames are host memory;
+     * scratch->threads bounds its threads (cpu_dispatch.h). */
     cf_status (*run_cpu)(const void *plan, const cf_frame *src, cf_frame *dst,
                          cf_scratch *scratch);
     /* CUDA version, bit-identical to run_cpu; NULL in a build without CUDA.

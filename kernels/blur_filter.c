@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "blur.h"
+#include "blur_cpu_fast.h"
 
 enum { PARAM_SIGMA, PARAM_SIGMA_Y, PARAM_KERNEL_SIZE, PARAM_BORDER, PARAM_BORDER_VALUE };
 
@@ -137,9 +138,10 @@ static cf_status blur_run(const blur_plan *plan, const cf_frame *src, cf_frame *
                           cf_scratch *scratch, cf_memory memory, cf_stream stream)
 {
     const cf_format_info *info = cf_format_get_info(src->format);
-    size_t tmp_pitch;
-    void *tmp;
-    CF_TRY(cf_scratch_reserve(scratch, scratch_bytes(src, &tmp_pitch), memory, &tmp));
+    size_t tmp_pitch = 0;
+    void *tmp = NULL;
+    if (memory != CF_MEMORY_HOST) /* the CPU code sizes its own (blur_cpu_fast.c) */
+        CF_TRY(cf_scratch_reserve(scratch, scratch_bytes(src, &tmp_pitch), memory, &tmp));
     cf_blur_plane planes[CF_MAX_PLANES];
     for (int p = 0; p < info->n_planes; p++) {
         planes[p] = (cf_blur_plane){
@@ -156,7 +158,8 @@ static cf_status blur_run(const blur_plan *plan, const cf_frame *src, cf_frame *
             plan->border_value,
         };
         if (memory == CF_MEMORY_HOST)
-            cf_blur_plane_cpu(&plan->kx, &plan->ky, &planes[p], tmp, tmp_pitch);
+            CF_TRY(cf_blur_plane_fast(&plan->kx, &plan->ky, &planes[p], scratch,
+                                      scratch->threads));
     }
     if (memory == CF_MEMORY_HOST)
         return CF_OK;

@@ -1,6 +1,7 @@
 /* gray: descriptor. Luma of any supported input, as GRAY8 or, where the
  * consumer wants the input format back, as that format with no colour. */
 #include "gray.h"
+#include "gray_cpu_fast.h"
 
 enum { PARAM_MATRIX, PARAM_RANGE };
 
@@ -66,8 +67,7 @@ static cf_status gray_make_plan(const double *values, const cf_frame *src, const
 static cf_status gray_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                               cf_scratch *scratch)
 {
-    (void)scratch;
-    return cf_gray_cpu(plan, src, dst);
+    return cf_gray_fast(plan, src, dst, scratch->threads);
 }
 
 #ifdef CF_HAVE_CUDA

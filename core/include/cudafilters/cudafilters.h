@@ -2,6 +2,7 @@
 #ifndef CUDAFILTERS_H
 #define CUDAFILTERS_H
 
+#include "cpu.h"
 #include "device.h"
 #include "filter.h"
 #include "format.h"

@@ -97,6 +97,20 @@ CF_API void cf_filter_release_scratch(cf_filter *filter);
 
 CF_API const cf_filter_desc *cf_filter_get_desc(const cf_filter *filter);
 
+#define CF_MAX_CPU_THREADS 1024
+
+/* Threads the instance's CPU runs may use: 0 (the default) for all cores,
+ * else 1 .. CF_MAX_CPU_THREADS (more than the processors count as all of
+ * them). They come from the one process-wide pool, which every instance
+ * and pipeline shares, so setting several instances to all cores never
+ * starts more threads than there are processors. Applies from the next
+ * run; not while one runs. Errors: CF_ERROR_INVALID_ARGUMENT (NULL filter,
+ * count out of range). The level of SIMD code is process-wide
+ * (cudafilters/cpu.h). */
+CF_API cf_status cf_filter_set_cpu_threads(cf_filter *filter, int threads);
+/* The count set by cf_filter_set_cpu_threads (0: all cores); 0 for NULL. */
+CF_API int cf_filter_get_cpu_threads(const cf_filter *filter);
+
 /* Sets a parameter. Doubles and ints are checked against the range (ints
  * must be whole; -0 is stored as 0); enums take their index. Errors:
  * CF_ERROR_NOT_FOUND (no such parameter), CF_ERROR_INVALID_ARGUMENT (out of

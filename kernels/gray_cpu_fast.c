@@ -1,0 +1,132 @@
+/* cudafilters gray: the optimized CPU gray (gray_cpu_fast.h): one SIMD
+ * row function per case, run over slices of rows on the pool. */
+#include <string.h>
+
+#include "cpu_dispatch.h"
+#include "gray_cpu_fast.h"
+#include "gray_cpu_simd.h"
+#include "parallel.h"
+
+static const void *const levels[CF_CPU_LEVELS] = {
+    NULL,
+#if CF_SIMD_MAX_LEVEL >= 1
+    &cf_gray_simd_baseline,
+#else
+    NULL,
+#endif
+#if CF_SIMD_MAX_LEVEL >= 2
+    &cf_gray_simd_avx2,
+#else
+    NULL,
+#endif
+#if CF_SIMD_MAX_LEVEL >= 3
+    &cf_gray_simd_avx512,
+#else
+    NULL,
+#endif
+};
+
+typedef struct gray_job {
+    const cf_gray_simd *fn;
+    const cf_gray_plan *plan;
+    const cf_frame *src;
+    cf_frame *dst;
+    const cf_format_info *info;
+    int32_t w[3]; /* weights of pixel bytes 0, 1, 2 */
+} gray_job;
+
+static void rgb_rows(void *ctx, int y0, int y1, int slot)
+{
+    (void)slot;
+    const gray_job *j = ctx;
+    const int bpp = j->info->pixel_bytes[0];
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *s = j->src->data[0] + (size_t)y * j->src->pitch[0];
+        uint8_t *d = j->dst->data[0] + (size_t)y * j->dst->pitch[0];
+        if (j->plan->keep_format)
+            j->fn->rgb_keep(s, j->src->width, bpp, j->w[0], j->w[1], j->w[2], d);
+        else
+            j->fn->rgb(s, j->src->width, bpp, j->w[0], j->w[1], j->w[2], d);
+    }
+}
+
+static void luma_rows(void *ctx, int y0, int y1, int slot)
+{
+    (void)slot;
+    const gray_job *j = ctx;
+    const cf_gray_plan *p = j->plan;
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *s = j->src->data[0] + (size_t)y * j->src->pitch[0];
+        uint8_t *d = j->dst->data[0] + (size_t)y * j->dst->pitch[0];
+        if (p->sample_bytes == 1)
+            j->fn->luma8(s, j->src->width, p->lo, p->span, p->mul24, d);
+        else
+            j->fn->luma16(s, j->src->width, p->shift, p->lo, p->span, p->mul24, p->magic,
+                          p->magic_shift, d);
+    }
+}
+
+/* Same format out: rows of every plane numbered as one list; luma rows
+ * copied, chroma rows set to no colour. */
+static void keep_rows(void *ctx, int y0, int y1, int slot)
+{
+    (void)slot;
+    const gray_job *j = ctx;
+    const cf_frame *src = j->src;
+    for (int p = 0, base = 0; p < j->info->n_planes; p++) {
+        int h = cf_format_plane_height(src->format, p, src->height);
+        size_t row = cf_format_plane_row_bytes(src->format, p, src->width);
+        for (int y = y0 > base ? y0 - base : 0; y < h && y < y1 - base; y++) {
+            uint8_t *d = j->dst->data[p] + (size_t)y * j->dst->pitch[p];
+            if (p == 0) {
+                memcpy(d, src->data[0] + (size_t)y * src->pitch[0], row);
+            } else if (j->info->sample_bytes == 1) {
+                memset(d, j->plan->neutral, row);
+            } else {
+                for (size_t x = 0; x < row; x += 2) {
+                    d[x] = (uint8_t)(j->plan->neutral & 0xff);
+                    d[x + 1] = (uint8_t)(j->plan->neutral >> 8);
+                }
+            }
+        }
+        base += h;
+    }
+}
+
+/* Rows of a slice: at least about 64 KiB of input. */
+static int min_rows(size_t row_bytes)
+{
+    return (int)(65536 / (row_bytes + 1)) + 1;
+}
+
+cf_status cf_gray_fast(const cf_gray_plan *plan, const cf_frame *src, cf_frame *dst, int threads)
+{
+    cf_cpu_level level;
+    const cf_gray_simd *fn = cf_cpu_pick(levels, &level);
+    const cf_format_info *info = cf_format_get_info(src->format);
+    /* The row functions take R, G, B in bytes 0-2 of a pixel (every RGB
+     * format of the table); any other layout takes the reference. */
+    if (fn && plan->from_rgb && (info->g_offset != 1 || info->r_offset + info->b_offset != 2)) {
+        fn = NULL;
+        level = CF_CPU_REFERENCE;
+    }
+    cf_cpu_note_ran(level);
+    if (!fn)
+        return cf_gray_cpu(plan, src, dst);
+    gray_job j = { fn, plan, src, dst, info, { 0 } };
+    size_t row = cf_format_plane_row_bytes(src->format, 0, src->width);
+    if (plan->from_rgb) {
+        j.w[info->r_offset] = plan->w.r;
+        j.w[1] = plan->w.g;
+        j.w[info->b_offset] = plan->w.b;
+        cf_parallel_rows(src->height, threads, min_rows(row), rgb_rows, &j);
+    } else if (plan->keep_format) {
+        int rows = 0;
+        for (int p = 0; p < info->n_planes; p++)
+            rows += cf_format_plane_height(src->format, p, src->height);
+        cf_parallel_rows(rows, threads, min_rows(row), keep_rows, &j);
+    } else {
+        cf_parallel_rows(src->height, threads, min_rows(row), luma_rows, &j);
+    }
+    return CF_OK;
+}

@@ -1,0 +1,113 @@
+/* cudafilters gray: SIMD rows of the optimized CPU gray, written once with
+ * vector extensions (simd.h) and compiled per level (meson.build).
+ * Declared in gray_cpu_simd.h, which states what each function computes. */
+#include "gray.h"
+#include "gray_cpu_simd.h"
+#include "simd.h"
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "pixels are read as little-endian words"
+#endif
+
+typedef int32_t vs32 __attribute__((vector_size(CF_SIMD_BYTES)));
+
+static inline vu32 luma4(vu32 px, int32_t w0, int32_t w1, int32_t w2)
+{
+    /* Below 255 * 2^15 + 2^14: no sign or overflow trouble in 32 bits. */
+    vu32 y = (px & 0xff) * (uint32_t)w0 + ((px >> 8) & 0xff) * (uint32_t)w1 +
+             ((px >> 16) & 0xff) * (uint32_t)w2;
+    return (y + (1u << (CF_GRAY_SHIFT - 1))) >> CF_GRAY_SHIFT;
+}
+
+static void rgb(const uint8_t *s, int n, int bpp, int32_t w0, int32_t w1, int32_t w2, uint8_t *d)
+{
+    int x = 0;
+    if (bpp == 4)
+        for (; x + VL <= n; x += VL) {
+            vu32 px;
+            memcpy(&px, s + 4 * (size_t)x, sizeof px);
+            vu8q y = __builtin_convertvector(luma4(px, w0, w1, w2), vu8q);
+            memcpy(d + x, &y, sizeof y);
+        }
+    cf_gray_weights w = { w0, w1, w2 };
+    for (; x < n; x++) {
+        const uint8_t *p = s + (size_t)x * bpp;
+        d[x] = cf_gray_luma(p[0], p[1], p[2], w);
+    }
+}
+
+static void rgb_keep(const uint8_t *s, int n, int bpp, int32_t w0, int32_t w1, int32_t w2,
+                     uint8_t *d)
+{
+    int x = 0;
+    if (bpp == 4)
+        for (; x + VL <= n; x += VL) {
+            vu32 px;
+            memcpy(&px, s + 4 * (size_t)x, sizeof px);
+            vu32 out = (px & 0xff000000u) | luma4(px, w0, w1, w2) * 0x010101u;
+            memcpy(d + 4 * (size_t)x, &out, sizeof out);
+        }
+    cf_gray_weights w = { w0, w1, w2 };
+    for (; x < n; x++) {
+        const uint8_t *p = s + (size_t)x * bpp;
+        uint8_t *q = d + (size_t)x * bpp;
+        uint8_t v = cf_gray_luma(p[0], p[1], p[2], w);
+        if (bpp == 4)
+            q[3] = p[3];
+        q[0] = q[1] = q[2] = v;
+    }
+}
+
+/* clamp(v - lo, 0, span) * mul24 rounded: cf_gray_expand_mul24. */
+static inline vu32 expand24(vs32 v, int lo, int span, uint32_t mul24)
+{
+    vs32 t = v - lo;
+    t &= (vs32)(t > 0);                         /* max(t, 0) */
+    vs32 big = (vs32)(t > span);
+    t = (t & ~big) | (big & span);              /* min(t, span) */
+    return ((vu32)t * mul24 + (1u << 23)) >> 24;
+}
+
+static void luma8(const uint8_t *s, int n, int lo, int span, uint32_t mul24, uint8_t *d)
+{
+    int x = 0;
+    for (; x + VL <= n; x += VL) {
+        vu8q b;
+        memcpy(&b, s + x, sizeof b);
+        vu8q y = __builtin_convertvector(expand24(__builtin_convertvector(b, vs32), lo, span,
+                                                  mul24),
+                                         vu8q);
+        memcpy(d + x, &y, sizeof y);
+    }
+    for (; x < n; x++) {
+        int t = s[x] - lo;
+        t = t < 0 ? 0 : t > span ? span : t;
+        d[x] = cf_gray_expand_mul24((uint32_t)t, mul24);
+    }
+}
+
+static void luma16(const uint8_t *s, int n, int shift, int lo, int span, uint32_t mul24,
+                   uint32_t magic, int magic_shift, uint8_t *d)
+{
+    int x = 0;
+    if (mul24)
+        for (; x + VL <= n; x += VL) {
+            vu16h h;
+            memcpy(&h, s + 2 * (size_t)x, sizeof h);
+            vs32 v = __builtin_convertvector(h, vs32) >> shift;
+            vu8q y = __builtin_convertvector(expand24(v, lo, span, mul24), vu8q);
+            memcpy(d + x, &y, sizeof y);
+        }
+    for (; x < n; x++) {
+        int v = (s[2 * x] | s[2 * x + 1] << 8) >> shift;
+        if (mul24) {
+            int t = v - lo;
+            t = t < 0 ? 0 : t > span ? span : t;
+            d[x] = cf_gray_expand_mul24((uint32_t)t, mul24);
+        } else {
+            d[x] = cf_gray_expand_magic(v, lo, span, magic, magic_shift);
+        }
+    }
+}
+
+const cf_gray_simd CF_SIMD_NAME(cf_gray_simd) = { rgb, rgb_keep, luma8, luma16 };

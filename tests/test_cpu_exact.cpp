@@ -1,0 +1,208 @@
+// The optimized CPU filters against the CPU reference, bit for bit
+// (checkasm's way): every SIMD level this processor has, forced one at a
+// time, at 1, 2 and many threads, on random sizes (1x1 up, odd), random
+// pitches and data, random parameters, every border and radii 1..512
+// (sampled), with guard bytes around every plane of source and output.
+#include <string>
+
+#include "test_utils.h"
+
+namespace {
+
+const cf_format kFormats[] = {
+    CF_FORMAT_GRAY8, CF_FORMAT_RGBA,      CF_FORMAT_BGRA,      CF_FORMAT_RGBX,
+    CF_FORMAT_BGRX,  CF_FORMAT_RGB,       CF_FORMAT_BGR,       CF_FORMAT_NV12,
+    CF_FORMAT_I420,  CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE,
+};
+const char *const kBorders[] = { "reflect101", "replicate", "reflect", "constant" };
+const int kThreads[] = { 1, 2, 7 };
+
+struct Size {
+    int w, h;
+};
+
+// Restores the process-wide level the test found.
+struct LevelGuard {
+    cf_cpu_level saved = cf_cpu_get_level();
+    ~LevelGuard() { cf_cpu_set_level(saved); }
+};
+
+// Every optimized level of this processor.
+std::vector<cf_cpu_level> optimized_levels()
+{
+    std::vector<cf_cpu_level> out;
+    for (int l = CF_CPU_BASELINE; l <= cf_cpu_best_level(); l++) out.push_back((cf_cpu_level)l);
+    return out;
+}
+
+// Runs `f` on src at `level` with `threads` into a fresh guarded output
+// (random pitches), checks which level ran and the guards, returns the
+// output's pixels, every plane packed.
+std::vector<uint8_t> run_at(cf_filter *f, cftest::GuardedFrame &src, cf_format out_fmt,
+                            cf_cpu_level level, int threads, std::mt19937 &rng)
+{
+    EXPECT_EQ(cf_cpu_set_level(level), CF_OK) << cf_last_error();
+    EXPECT_EQ(cf_filter_set_cpu_threads(f, threads), CF_OK);
+    cftest::GuardedFrame dst(out_fmt, src.frame()->width, src.frame()->height, CF_MEMORY_HOST, rng);
+    EXPECT_EQ(cf_filter_run(f, src.frame(), dst.frame(), nullptr), CF_OK) << cf_last_error();
+    EXPECT_EQ(cf_cpu_last_level(), (int)level) << "asked for " << cf_cpu_level_name(level);
+    EXPECT_EQ(dst.damaged_guard_bytes(), 0u);
+    EXPECT_EQ(src.damaged_guard_bytes(), 0u);
+    std::vector<uint8_t> out;
+    const cf_format_info *info = cf_format_get_info(out_fmt);
+    for (int p = 0; p < info->n_planes; p++) {
+        auto px = dst.pixels(p);
+        out.insert(out.end(), px.begin(), px.end());
+    }
+    return out;
+}
+
+// One case: the filter string on a random frame of `fmt` and size s, each
+// output format it offers, every level and thread count against the
+// reference.
+void compare(const std::string &text, cf_format fmt, Size s, std::mt19937 &rng)
+{
+    SCOPED_TRACE(text + " on " + cf_format_name(fmt) + " " + std::to_string(s.w) + "x" +
+                 std::to_string(s.h));
+    cftest::Chain chain(text.c_str());
+    ASSERT_EQ(chain.filters.size(), 1u);
+    cf_filter *f = chain.filters[0];
+    cf_format outs[4];
+    int n_out = cf_filter_get_output_formats(f, fmt, outs, 4);
+    ASSERT_GT(n_out, 0) << cf_last_error();
+    cftest::GuardedFrame src(fmt, s.w, s.h, CF_MEMORY_HOST, rng);
+    LevelGuard keep;
+    for (int o = 0; o < n_out; o++) {
+        auto want = run_at(f, src, outs[o], CF_CPU_REFERENCE, 1, rng);
+        for (cf_cpu_level level : optimized_levels())
+            for (int threads : kThreads) {
+                auto got = run_at(f, src, outs[o], level, threads, rng);
+                ASSERT_EQ(got.size(), want.size());
+                size_t first = 0;
+                while (first < got.size() && got[first] == want[first]) first++;
+                ASSERT_EQ(first, got.size())
+                    << cf_format_name(outs[o]) << " out, " << cf_cpu_level_name(level) << ", "
+                    << threads << " threads: first difference at byte " << first << ": "
+                    << (int)got[first] << " instead of " << (int)want[first];
+            }
+    }
+}
+
+std::vector<Size> random_sizes(std::mt19937 &rng, int n, int max_w, int max_h)
+{
+    std::vector<Size> out = { { 1, 1 }, { 1, 7 }, { 9, 1 } };
+    for (int i = 0; i < n; i++)
+        out.push_back({ std::uniform_int_distribution<int>(1, max_w)(rng),
+                        std::uniform_int_distribution<int>(1, max_h)(rng) });
+    return out;
+}
+
+} // namespace
+
+TEST(CpuLevels, BestLevelIsSelectableAndNamed)
+{
+    LevelGuard keep;
+    for (int l = 0; l <= cf_cpu_best_level(); l++) {
+        CF_ASSERT_OK(cf_cpu_set_level((cf_cpu_level)l));
+        EXPECT_EQ(cf_cpu_get_level(), l);
+        cf_cpu_level back;
+        CF_ASSERT_OK(cf_cpu_parse_level(cf_cpu_level_name((cf_cpu_level)l), &back));
+        EXPECT_EQ(back, l);
+    }
+    cf_cpu_level back;
+    CF_ASSERT_OK(cf_cpu_parse_level("baseline", &back));
+    EXPECT_EQ(back, CF_CPU_BASELINE);
+    EXPECT_EQ(cf_cpu_parse_level("avx3", &back), CF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(cf_last_error()).find("avx3"), std::string::npos);
+    EXPECT_EQ(cf_cpu_set_level((cf_cpu_level)7), CF_ERROR_INVALID_ARGUMENT);
+    if (cf_cpu_best_level() < CF_CPU_AVX512) {
+        EXPECT_EQ(cf_cpu_set_level(CF_CPU_AVX512), CF_ERROR_UNSUPPORTED_FORMAT);
+    }
+    EXPECT_EQ(cf_cpu_level_name((cf_cpu_level)-1), nullptr);
+#if defined(__x86_64__)
+    // Every machine CI runs on has AVX2 (and this is where a build that
+    // lost its SIMD levels would show).
+    EXPECT_GE(cf_cpu_best_level(), CF_CPU_AVX2);
+#endif
+}
+
+TEST(CpuLevels, ThreadCountIsChecked)
+{
+    cf_filter *f = cf_filter_new("blur");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(cf_filter_get_cpu_threads(f), 0);
+    CF_ASSERT_OK(cf_filter_set_cpu_threads(f, 3));
+    EXPECT_EQ(cf_filter_get_cpu_threads(f), 3);
+    EXPECT_EQ(cf_filter_set_cpu_threads(f, -1), CF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(cf_last_error()).find("-1"), std::string::npos);
+    EXPECT_EQ(cf_filter_set_cpu_threads(f, CF_MAX_CPU_THREADS + 1), CF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(cf_filter_set_cpu_threads(nullptr, 1), CF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(cf_filter_get_cpu_threads(f), 3);
+    cf_filter_free(&f);
+    EXPECT_GE(cf_cpu_count(), 1);
+}
+
+TEST(CpuExact, GrayEveryFormatMatrixAndRange)
+{
+    std::mt19937 rng(16);
+    const char *matrices[] = { "bt601", "bt709", "bt2020" };
+    const char *ranges[] = { "limited", "full" };
+    for (cf_format fmt : kFormats)
+        for (Size s : random_sizes(rng, 3, 150, 40))
+            compare(std::string("gray=matrix=") + matrices[rng() % 3] + ":range=" + ranges[rng() % 2],
+                    fmt, s, rng);
+}
+
+TEST(CpuExact, BlurEveryFormatRandomParameters)
+{
+    std::mt19937 rng(1616);
+    for (cf_format fmt : kFormats)
+        for (Size s : random_sizes(rng, 4, 120, 60)) {
+            double sigma = std::uniform_real_distribution<double>(0.05, 5.0)(rng);
+            std::string text = "blur=sigma=" + std::to_string(sigma) + ":border=" +
+                               kBorders[rng() % 4] + ":border-value=" + std::to_string(rng() % 65536);
+            if (rng() % 3 == 0)
+                text += ":sigma-y=" +
+                        std::to_string(std::uniform_real_distribution<double>(0.05, 5.0)(rng));
+            if (rng() % 4 == 0)
+                text += ":kernel-size=" + std::to_string(1 + 2 * (int)(rng() % 20));
+            compare(text, fmt, s, rng);
+        }
+}
+
+// Radii 1..512, sampled: the small ones all, then powers of two and their
+// neighbours, with every border; images small (a few radii wide at most,
+// narrower than the kernel too), so the borders fold several times.
+TEST(CpuExact, BlurRadiiUpTo512EveryBorder)
+{
+    std::mt19937 rng(512);
+    const int radii[] = { 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 15, 16, 17, 24, 31, 32, 33, 63, 64,
+                          65, 100, 127, 128, 129, 200, 255, 256, 257, 383, 511, 512 };
+    const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_NV12,
+                                  CF_FORMAT_RGB,   CF_FORMAT_P010_10LE, CF_FORMAT_GRAY16_LE };
+    int i = 0;
+    for (int r : radii)
+        for (int b = 0; b < 4; b++, i++) {
+            int max_side = r < 16 ? 90 : r < 128 ? 40 : 14;
+            Size s = { std::uniform_int_distribution<int>(1, max_side)(rng),
+                       std::uniform_int_distribution<int>(1, max_side)(rng) };
+            if (i % 5 == 0) s.w = std::min(2 * r + 3, 300); // a row a little wider than the kernel
+            std::string text = "blur=sigma=" + std::to_string(std::min(128.0, 0.3 + r / 3.0)) +
+                               ":border=" + kBorders[b] + ":border-value=" + std::to_string(rng() % 1024);
+            if (i % 3 == 0) // different radii each way (OpenCV's size rule)
+                text += ":sigma-y=" + std::to_string(0.3 + (rng() % 64) / 3.0);
+            else
+                text += ":kernel-size=" + std::to_string(2 * r + 1);
+            compare(text, formats[i % 6], s, rng);
+        }
+}
+
+// A frame much taller than one slice a thread, so many slices run at
+// once (and more slices than threads).
+TEST(CpuExact, BlurManySlicesAndStrips)
+{
+    std::mt19937 rng(17);
+    compare("blur=sigma=2", CF_FORMAT_RGBA, { 333, 257 }, rng);
+    compare("blur=sigma=20:border=constant:border-value=200", CF_FORMAT_GRAY8, { 1301, 97 }, rng);
+    compare("gray", CF_FORMAT_BGRX, { 517, 301 }, rng);
+}
