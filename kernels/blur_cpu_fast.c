@@ -64,31 +64,76 @@ static void half_taps(const cf_blur_kernel *k, uint32_t *w)
         w[i] = k->w[k->size / 2 + i];
 }
 
+/* Row y of the plane widened into line, its border samples in place. */
+static void pad_line(const blur_job *j, int y, uint32_t *line)
+{
+    const cf_blur_plane *pl = j->pl;
+    const int c = pl->channels, r = j->rx, w = pl->width;
+    uint32_t *mid = line + (size_t)r * c;
+    const uint8_t *src = pl->src + (size_t)y * pl->src_pitch;
+    if (pl->sample_bytes == 1)
+        j->fn->widen8(src, j->samples, mid);
+    else
+        j->fn->widen16(src, j->samples, pl->shift, mid);
+    for (int i = -r; i < 0; i++) {
+        int s = cf_border_index(i, w, pl->border);
+        for (int ch = 0; ch < c; ch++)
+            mid[i * c + ch] = s < 0 ? pl->border_value : mid[s * c + ch];
+    }
+    for (int i = w; i < w + r; i++) {
+        int s = cf_border_index(i, w, pl->border);
+        for (int ch = 0; ch < c; ch++)
+            mid[i * c + ch] = s < 0 ? pl->border_value : mid[s * c + ch];
+    }
+    memset(mid + (size_t)(w + r) * c, 0, CF_BLUR_LINE_SLACK * sizeof *line);
+}
+
 static void h_rows(void *ctx, int y0, int y1, int slot)
 {
     const blur_job *j = ctx;
-    const cf_blur_plane *pl = j->pl;
-    const int c = pl->channels, r = j->rx, w = pl->width;
     uint32_t *line = j->lines + (size_t)slot * j->line_len;
-    uint32_t *mid = line + (size_t)r * c;
     for (int y = y0; y < y1; y++) {
-        const uint8_t *src = pl->src + (size_t)y * pl->src_pitch;
-        if (pl->sample_bytes == 1)
-            j->fn->widen8(src, j->samples, mid);
+        pad_line(j, y, line);
+        j->fn->h_line(line, j->samples, j->pl->channels, j->wx, j->rx, j->tmp + (size_t)y * j->tp);
+    }
+}
+
+/* Both passes for rows [y0, y1) in one go: the horizontal results of the
+ * 2 ry + 1 rows an output row needs sit in a ring of as many rows (row j
+ * in slot j % ring), small enough for the core's cache, so they are never
+ * written to memory. The rows an output row reads lie within
+ * [y - ry, y + ry] clipped to the plane, however often the border folds,
+ * so the ring holds them all and each row is computed once per slice (the
+ * ry rows above and below a slice once more by its neighbours). */
+static void fused_rows(void *ctx, int y0, int y1, int slot)
+{
+    const blur_job *j = ctx;
+    const cf_blur_plane *pl = j->pl;
+    const int r = j->ry, h = pl->height, ring = 2 * r + 1;
+    const size_t esize = pl->sample_bytes == 1 ? 2 : 4; /* bytes of one horizontal result */
+    uint32_t *line = j->lines + (size_t)slot * j->line_len;
+    uint8_t *base = (uint8_t *)j->tmp + (size_t)slot * ring * j->tp * esize;
+    const void *rows[CF_BLUR_MAX_KSIZE];
+    int next = y0 - r > 0 ? y0 - r : 0; /* the next row to compute */
+    for (int y = y0; y < y1; y++) {
+        for (int last = y + r < h - 1 ? y + r : h - 1; next <= last; next++) {
+            pad_line(j, next, line);
+            void *out = base + (size_t)(next % ring) * j->tp * esize;
+            if (esize == 2)
+                j->fn->h_line16(line, j->samples, pl->channels, j->wx, j->rx, out);
+            else
+                j->fn->h_line(line, j->samples, pl->channels, j->wx, j->rx, out);
+        }
+        for (int t = 0; t < ring; t++) {
+            int s = cf_border_index(y - r + t, h, pl->border);
+            rows[t] = s < 0 ? (const void *)j->border_row
+                            : base + (size_t)(s % ring) * j->tp * esize;
+        }
+        uint8_t *dst = pl->dst + (size_t)y * pl->dst_pitch;
+        if (esize == 2)
+            j->fn->v8_16((const uint16_t *const *)rows, j->samples, j->wy, r, dst);
         else
-            j->fn->widen16(src, j->samples, pl->shift, mid);
-        for (int i = -r; i < 0; i++) {
-            int s = cf_border_index(i, w, pl->border);
-            for (int ch = 0; ch < c; ch++)
-                mid[i * c + ch] = s < 0 ? pl->border_value : mid[s * c + ch];
-        }
-        for (int i = w; i < w + r; i++) {
-            int s = cf_border_index(i, w, pl->border);
-            for (int ch = 0; ch < c; ch++)
-                mid[i * c + ch] = s < 0 ? pl->border_value : mid[s * c + ch];
-        }
-        memset(mid + (size_t)(w + r) * c, 0, CF_BLUR_LINE_SLACK * sizeof *line);
-        j->fn->h_line(line, j->samples, c, j->wx, r, j->tmp + (size_t)y * j->tp);
+            j->fn->v16((const uint32_t *const *)rows, j->samples, j->wy, r, pl->shift, dst);
     }
 }
 
@@ -120,6 +165,10 @@ static size_t align_up(size_t n, size_t a)
     return (n + a - 1) / a * a;
 }
 
+/* Bytes of ring rows a thread may keep for the fused passes: most of a
+ * core's L2 cache. */
+#define RING_BYTES (768 * 1024)
+
 cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                              const cf_blur_plane *pl, cf_scratch *scratch, int threads)
 {
@@ -131,12 +180,26 @@ cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
     }
     const size_t samples = (size_t)pl->width * (size_t)pl->channels;
     const size_t tp = align_up(samples, 64);
-    const int nslots = cf_parallel_threads(threads);
+    const int nslots = cf_parallel_threads(threads), ry = ky->size / 2;
     const size_t line_len =
         align_up(samples + 2 * (size_t)(kx->size / 2) * pl->channels + CF_BLUR_LINE_SLACK, 16);
-    size_t bytes = tp * sizeof(uint32_t) * ((size_t)pl->height + (fn ? 1 : 0));
-    if (fn)
-        bytes += line_len * sizeof(uint32_t) * (size_t)nslots;
+    /* Fused passes where a thread's ring fits its cache and its slice (one
+     * a thread) is tall enough that recomputing ry rows at either end of
+     * it costs little; else every row's horizontal pass, then the
+     * vertical one. */
+    const size_t esize = pl->sample_bytes == 1 ? 2 : 4;
+    const size_t ring_bytes = (size_t)(2 * ry + 1) * tp * esize;
+    const int slice_rows = (pl->height + nslots - 1) / nslots;
+    const bool fused = ring_bytes <= RING_BYTES && 4 * ry <= slice_rows;
+    size_t bytes;
+    if (!fn)
+        bytes = tp * sizeof(uint32_t) * (size_t)pl->height;
+    else if (fused)
+        bytes = ring_bytes * (size_t)nslots + tp * sizeof(uint32_t) +
+                line_len * sizeof(uint32_t) * (size_t)nslots;
+    else
+        bytes = tp * sizeof(uint32_t) * ((size_t)pl->height + 1) +
+                line_len * sizeof(uint32_t) * (size_t)nslots;
     void *block;
     CF_TRY(cf_scratch_reserve(scratch, bytes, CF_MEMORY_HOST, &block));
     cf_cpu_note_ran(level);
@@ -145,16 +208,29 @@ cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
         return CF_OK;
     }
     blur_job j = {
-        .fn = fn, .pl = pl, .rx = kx->size / 2, .ry = ky->size / 2, .samples = (int)samples,
+        .fn = fn, .pl = pl, .rx = kx->size / 2, .ry = ry, .samples = (int)samples,
         .tmp = block, .tp = tp, .line_len = line_len,
     };
     half_taps(kx, j.wx);
     half_taps(ky, j.wy);
-    uint32_t *border_row = j.tmp + (size_t)pl->height * tp;
-    for (size_t i = 0; i < tp; i++)
-        border_row[i] = pl->border_value << 8;
+    /* The constant border's row, after the horizontal results (their
+     * kind: 16-bit in the fused 8-bit case). */
+    uint32_t *border_row = (uint32_t *)((uint8_t *)block + (fused ? ring_bytes * (size_t)nslots
+                                                                  : tp * sizeof(uint32_t) *
+                                                                        (size_t)pl->height));
+    const uint32_t border_t = pl->border_value << 8;
+    for (size_t i = 0; i < tp; i++) {
+        if (fused && esize == 2)
+            ((uint16_t *)border_row)[i] = (uint16_t)border_t;
+        else
+            border_row[i] = border_t;
+    }
     j.border_row = border_row;
     j.lines = border_row + tp;
+    if (fused) {
+        cf_parallel_rows(pl->height, threads, slice_rows, fused_rows, &j);
+        return CF_OK;
+    }
     size_t strip = STRIP_BYTES / (sizeof(uint32_t) * (size_t)ky->size);
     j.strip = strip < 64 ? 64 : (int)(strip / 64 * 64);
     /* Rows a slice needs at least: a few kernels' worth of work. */

@@ -54,6 +54,67 @@ static void h_line(const uint32_t *line, int n, int step, const uint32_t *w, int
         cf_simd_st(out + s, (h_sum(c + s, step, w, r) + 128) >> 8);
 }
 
+static inline void store8(uint8_t *dst, vu32 q, int lanes)
+{
+    vu8q b = __builtin_convertvector(q, vu8q);
+    memcpy(dst, &b, (size_t)lanes);
+}
+
+static inline void store16(uint16_t *out, vu32 t)
+{
+    vu16h h = __builtin_convertvector(t, vu16h);
+    memcpy(out, &h, sizeof h);
+}
+
+static void h_line16(const uint32_t *line, int n, int step, const uint32_t *w, int r,
+                     uint16_t *out)
+{
+    const uint32_t *c = line + (size_t)r * step;
+    int s = 0;
+    for (; s + 2 * VL <= n; s += 2 * VL) {
+        vu32 a = cf_simd_ld(c + s) * w[0], b = cf_simd_ld(c + s + VL) * w[0];
+        const uint32_t *lo = c + s, *hi = c + s;
+        for (int k = 1; k <= r; k++) {
+            lo -= step;
+            hi += step;
+            a += (cf_simd_ld(lo) + cf_simd_ld(hi)) * w[k];
+            b += (cf_simd_ld(lo + VL) + cf_simd_ld(hi + VL)) * w[k];
+        }
+        store16(out + s, (a + 128) >> 8);
+        store16(out + s + VL, (b + 128) >> 8);
+    }
+    for (; s < n; s += VL)
+        store16(out + s, (h_sum(c + s, step, w, r) + 128) >> 8);
+}
+
+static inline vu32 ld16(const uint16_t *p)
+{
+    vu16h h;
+    memcpy(&h, p, sizeof h);
+    return __builtin_convertvector(h, vu32);
+}
+
+static void v8_16(const uint16_t *const *rows, int n, const uint32_t *w, int r, uint8_t *dst)
+{
+    int s = 0;
+    for (; s + 2 * VL <= n; s += 2 * VL) {
+        vu32 a = ld16(rows[r] + s) * w[0], b = ld16(rows[r] + s + VL) * w[0];
+        for (int k = 1; k <= r; k++) {
+            const uint16_t *p = rows[r + k] + s, *m = rows[r - k] + s;
+            a += (ld16(p) + ld16(m)) * w[k];
+            b += (ld16(p + VL) + ld16(m + VL)) * w[k];
+        }
+        store8(dst + s, (a + (1u << 23)) >> 24, VL);
+        store8(dst + s + VL, (b + (1u << 23)) >> 24, VL);
+    }
+    for (; s < n; s += VL) {
+        vu32 a = ld16(rows[r] + s) * w[0];
+        for (int k = 1; k <= r; k++)
+            a += (ld16(rows[r + k] + s) + ld16(rows[r - k] + s)) * w[k];
+        store8(dst + s, (a + (1u << 23)) >> 24, n - s < VL ? n - s : VL);
+    }
+}
+
 /* Sum over the column pairs for 8-bit results: below 2^32 (blur.h). */
 static inline vu32 v_sum(const uint32_t *const *rows, int s, const uint32_t *w, int r)
 {
@@ -61,12 +122,6 @@ static inline vu32 v_sum(const uint32_t *const *rows, int s, const uint32_t *w, 
     for (int k = 1; k <= r; k++)
         acc += (cf_simd_ld(rows[r + k] + s) + cf_simd_ld(rows[r - k] + s)) * w[k];
     return acc;
-}
-
-static inline void store8(uint8_t *dst, vu32 q, int lanes)
-{
-    vu8q b = __builtin_convertvector(q, vu8q);
-    memcpy(dst, &b, (size_t)lanes);
 }
 
 static void v8(const uint32_t *const *rows, int n, const uint32_t *w, int r, uint8_t *dst)
@@ -107,4 +162,5 @@ static void v16(const uint32_t *const *rows, int n, const uint32_t *w, int r, in
     }
 }
 
-const cf_blur_simd CF_SIMD_NAME(cf_blur_simd) = { widen8, widen16, h_line, v8, v16 };
+const cf_blur_simd CF_SIMD_NAME(cf_blur_simd) = { widen8, widen16, h_line, v8, v16, h_line16,
+                                                     v8_16 };

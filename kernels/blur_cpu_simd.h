@@ -32,6 +32,12 @@ typedef struct cf_blur_simd {
     void (*v8)(const uint32_t *const *rows, int n, const uint32_t *w, int r, uint8_t *dst);
     void (*v16)(const uint32_t *const *rows, int n, const uint32_t *w, int r, int shift,
                 uint8_t *dst);
+    /* h_line storing 16-bit results: for 8-bit samples, whose horizontal
+     * results are at most 255 * 256 (blur.h). */
+    void (*h_line16)(const uint32_t *line, int n, int step, const uint32_t *w, int r,
+                     uint16_t *out);
+    /* v8 reading 16-bit horizontal results (from h_line16). */
+    void (*v8_16)(const uint16_t *const *rows, int n, const uint32_t *w, int r, uint8_t *dst);
 } cf_blur_simd;
 
 extern const cf_blur_simd cf_blur_simd_baseline, cf_blur_simd_avx2, cf_blur_simd_avx512;

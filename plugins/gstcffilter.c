@@ -157,6 +157,13 @@ param_of (GObject * object, guint prop_id)
   return prop_id >= 1 && prop_id <= (guint) desc->n_params ? &desc->params[prop_id - 1] : NULL;
 }
 
+/* cpu-threads, after the parameters' ids. */
+static guint
+cpu_threads_prop (GObject * object)
+{
+  return (guint) GST_CF_FILTER_GET_CLASS (object)->desc->n_params + 1;
+}
+
 static void
 gst_cf_filter_set_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
@@ -166,6 +173,13 @@ gst_cf_filter_set_property (GObject * object, guint prop_id, const GValue * valu
   gchar *error = NULL;
   double v;
 
+  if (prop_id == cpu_threads_prop (object)) {
+    g_mutex_lock (&self->lock);
+    (void) cf_filter_set_cpu_threads (self->settings, (int) g_value_get_uint (value));
+    self->changed = TRUE;
+    g_mutex_unlock (&self->lock);
+    return;
+  }
   if (!p) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     return;
@@ -194,6 +208,12 @@ gst_cf_filter_get_property (GObject * object, guint prop_id, GValue * value,
   const cf_param_desc *p = param_of (object, prop_id);
   double v = 0;
 
+  if (prop_id == cpu_threads_prop (object)) {
+    g_mutex_lock (&self->lock);
+    g_value_set_uint (value, (guint) cf_filter_get_cpu_threads (self->settings));
+    g_mutex_unlock (&self->lock);
+    return;
+  }
   if (!p) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     return;
@@ -351,6 +371,8 @@ gst_cf_filter_before_submit (GstCfBaseTransform * base)
       if (cf_filter_get_double (self->settings, desc->params[i].name, &v) == CF_OK)
         (void) cf_filter_set_double (self->filter, desc->params[i].name, v);
     }
+    (void) cf_filter_set_cpu_threads (self->filter,
+        cf_filter_get_cpu_threads (self->settings));
     self->changed = FALSE;
   }
   g_mutex_unlock (&self->lock);
@@ -433,6 +455,11 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
     if (desc->params[i].role == CF_PARAM_ROLE_NONE)
       g_object_class_install_property (gobject_class, (guint) i + 1,
           param_spec (desc, &desc->params[i]));
+  g_object_class_install_property (gobject_class, (guint) desc->n_params + 1,
+      g_param_spec_uint ("cpu-threads", "CPU threads",
+          "Threads of the CPU path (no GPU): 0 uses all cores; every element and "
+          "pipeline of the process shares one pool of them", 0, CF_MAX_CPU_THREADS, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
   set_metadata (element_class, desc);
   for (int i = 0; i < desc->n_formats; i++)

@@ -282,6 +282,21 @@ class Transcode(CliCase):
         self.assert_gray(dst)
         self.assert_no_leftovers(self.dir)
 
+    def test_cpu_threads_change_nothing_in_the_output(self):
+        """--threads sets the CPU filters' threads; 1 and 3 give the same frames (lossless)."""
+        frames = []
+        for threads in ("1", "3"):
+            dst = self.out("threads%s.mkv" % threads)
+            self.transcode("street.mp4", dst, "--vf", "gray,blur=sigma=3", "--codec", "ffv1",
+                           "--threads", threads, "--device", "cpu")
+            frames.append(subprocess.run(["ffmpeg", "-v", "error", "-i", dst, "-f", "framemd5",
+                                          "-"], capture_output=True, check=True).stdout)
+        self.assertEqual(frames[0], frames[1])
+        rc, _, err = run([TOOL, "transcode", self.path("street.mp4"), self.out("x.mkv"),
+                          "--threads", "-2"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--threads -2: must be 0 (all cores) to 1024", err)
+
     def assert_gray(self, path):
         """Every chroma sample of the decoded output is neutral (128, +-2 for coding)."""
         s = stream_of(path, "video")[0]

@@ -188,6 +188,29 @@ TEST_F(Elements, BlurPropertiesReachTheKernel)
     EXPECT_EQ(rgba, reference("blur=sigma=3:kernel-size=7", "RGBA", 13, 6, pattern));
 }
 
+// cpu-threads sets the CPU path's threads (the GPU path ignores it): the
+// same pixels at 1 and 3 threads, and those of the forced CPU reference.
+TEST_F(Elements, CpuThreadsPropertyKeepsTheResult)
+{
+    GstElement *blur = gst_element_factory_make("cudablur", nullptr);
+    ASSERT_NE(blur, nullptr);
+    guint threads = 99;
+    g_object_get(blur, "cpu-threads", &threads, nullptr);
+    EXPECT_EQ(threads, 0u);
+    g_object_set(blur, "cpu-threads", 3u, nullptr);
+    g_object_get(blur, "cpu-threads", &threads, nullptr);
+    EXPECT_EQ(threads, 3u);
+    gst_object_unref(blur);
+    auto one = run_one("cudablur sigma=2.5 cpu-threads=1", "RGBA", "RGBA", 101, 37);
+    auto three = run_one("cudablur sigma=2.5 cpu-threads=3", "RGBA", "RGBA", 101, 37);
+    cf_cpu_level level = cf_cpu_get_level();
+    ASSERT_EQ(cf_cpu_set_level(CF_CPU_REFERENCE), CF_OK);
+    auto want = reference("blur=sigma=2.5", "RGBA", 101, 37, pattern);
+    ASSERT_EQ(cf_cpu_set_level(level), CF_OK);
+    EXPECT_EQ(one, want);
+    EXPECT_EQ(three, want);
+}
+
 TEST_F(Elements, UploadFilterDownloadChain)
 {
     std::string caps;

@@ -27,7 +27,7 @@
 /* Options of transcode and batch. */
 static struct {
     gchar *vf, *codec, *pix_fmt, *device, *devices, *out_dir, *from, *ext, *shard, *report;
-    gint quality, max_errors, jobs, verbose;
+    gint quality, max_errors, jobs, verbose, threads;
     gdouble stall_timeout;
     gboolean json, quiet, machine_progress, overwrite, skip_existing, dry_run;
 } opt = { .quality = -1, .jobs = 1, .stall_timeout = 60 };
@@ -52,6 +52,9 @@ static GOptionEntry common_entries[] = {
       "converted only if the encoder does not take it)", "NAME" },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &opt.device,
       "GPU ordinal, cpu, or auto (default: GPU 0 if there is one)", "N|cpu|auto" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &opt.threads,
+      "CPU threads of each file's filters when they run on the CPU (default 0: all cores, "
+      "shared by the files of a batch)", "N" },
     { "max-errors", 0, 0, G_OPTION_ARG_INT, &opt.max_errors,
       "Damaged packets or frames tolerated per file (default 0: a damaged file fails)", "N" },
     { "stall-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt.stall_timeout,
@@ -147,6 +150,9 @@ static char *check_common(void)
         return g_strdup_printf("--quality %d: must be 0 or more", opt.quality);
     if (opt.max_errors < 0)
         return g_strdup_printf("--max-errors %d: must be 0 or more", opt.max_errors);
+    if (opt.threads < 0 || opt.threads > CF_MAX_CPU_THREADS)
+        return g_strdup_printf("--threads %d: must be 0 (all cores) to %d", opt.threads,
+                               CF_MAX_CPU_THREADS);
     if (!(opt.stall_timeout > 0))
         return g_strdup_printf("--stall-timeout %g: must be more than 0", opt.stall_timeout);
     if (opt.overwrite && opt.skip_existing)
@@ -228,7 +234,7 @@ static cli_job_opts job_opts(void)
     return (cli_job_opts){ .vf = opt.vf, .codec = opt.codec, .quality = opt.quality,
                            .pix_fmt = opt.pix_fmt ? av_get_pix_fmt(opt.pix_fmt) : AV_PIX_FMT_NONE,
                            .max_errors = opt.max_errors, .stall_timeout = opt.stall_timeout,
-                           .overwrite = opt.overwrite };
+                           .overwrite = opt.overwrite, .threads = opt.threads };
 }
 
 /* --skip-existing with OUT there: nothing runs, the summary says skipped. */
@@ -310,6 +316,7 @@ static char **child_options(void)
     if (opt.pix_fmt)
         g_ptr_array_add(a, g_strdup_printf("--pix-fmt=%s", opt.pix_fmt));
     g_ptr_array_add(a, g_strdup_printf("--max-errors=%d", opt.max_errors));
+    g_ptr_array_add(a, g_strdup_printf("--threads=%d", opt.threads));
     char num[G_ASCII_DTOSTR_BUF_SIZE];
     g_ptr_array_add(a, g_strdup_printf("--stall-timeout=%s",
                                        g_ascii_dtostr(num, sizeof num, opt.stall_timeout)));

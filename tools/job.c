@@ -458,7 +458,7 @@ static int open_all(state *s, const AVIOInterruptCB *cb)
         return ret;
     job->frames_total = cli_input_expected_frames(&s->in);
     snprintf(job->decoder, sizeof job->decoder, "%s", s->in.dec->codec->name);
-    if ((ret = cli_vf_init(&s->vf, job->opts->vf, err)) < 0)
+    if ((ret = cli_vf_init(&s->vf, job->opts->vf, job->opts->threads, err)) < 0)
         return ret;
     if (job->gpu && s->vf.n > 0) {
         cli_vf_use_gpu(&s->vf, job->gpu->index, cli_gpu_stream(job->gpu));

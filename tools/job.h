@@ -20,6 +20,7 @@ typedef struct cli_job_opts {
     int max_errors;        /* damaged packets/frames tolerated per file */
     double stall_timeout;  /* seconds without progress before giving up */
     bool overwrite;        /* --overwrite: replace an existing output (else refuse it) */
+    int threads;           /* --threads: CPU threads of the filters, 0: all cores */
 } cli_job_opts;
 
 /* One file. The runner fills the first block; cli_job_run() the rest. */

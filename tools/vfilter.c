@@ -10,7 +10,7 @@
 
 #include "pixfmt.h"
 
-int cli_vf_init(cli_vf *vf, const char *desc, cli_err *err)
+int cli_vf_init(cli_vf *vf, const char *desc, int threads, cli_err *err)
 {
     memset(vf, 0, sizeof *vf);
     vf->device = -1;
@@ -28,6 +28,10 @@ int cli_vf_init(cli_vf *vf, const char *desc, cli_err *err)
     for (int i = 0; i < vf->n; i++) {
         cf_filter *f = cf_chain_get(vf->chain, i);
         const cf_filter_desc *d = cf_filter_get_desc(f);
+        if (cf_filter_set_cpu_threads(f, threads) != CF_OK) {
+            cf_chain_free(&vf->chain);
+            return cli_fail(err, AVERROR(EINVAL), "--threads: %s", cf_last_error());
+        }
         for (int p = 0; p < d->n_params; p++)
             if (d->params[p].role == CF_PARAM_ROLE_COLOR_RANGE &&
                 cf_filter_param_is_set(f, d->params[p].name))

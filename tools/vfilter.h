@@ -46,9 +46,10 @@ typedef struct cli_vf {
 } cli_vf;
 
 /* Parses `desc` (filter-string grammar of cf_chain_parse; NULL or "" is the
- * empty chain). Returns 0, or a negative AVERROR with err naming the bad
+ * empty chain); each filter runs on the CPU with up to `threads` threads
+ * (0: all cores, cf_filter_set_cpu_threads). Returns 0, or a negative AVERROR with err naming the bad
  * token. */
-int cli_vf_init(cli_vf *vf, const char *desc, cli_err *err);
+int cli_vf_init(cli_vf *vf, const char *desc, int threads, cli_err *err);
 
 /* Runs the chain on GPU `device` from now on (default: CPU); its work waits
  * for what FFmpeg queued on `decoder_stream` before each decoded CUDA frame. */
