@@ -47,6 +47,8 @@ typedef struct blur_job {
     uint32_t *lines;     /* one padded line per slot, line_len samples each */
     size_t line_len;
     int strip;           /* samples per strip of the vertical pass */
+    bool madd;           /* fused with the 16-bit multiply-add passes */
+    uint32_t wpx[CF_BLUR_MAX_KSIZE / 4 + 1], wpy[CF_BLUR_MAX_KSIZE / 2 + 1]; /* their weights */
 } blur_job;
 
 static bool symmetric(const cf_blur_kernel *k)
@@ -88,6 +90,26 @@ static void pad_line(const blur_job *j, int y, uint32_t *line)
     memset(mid + (size_t)(w + r) * c, 0, CF_BLUR_LINE_SLACK * sizeof *line);
 }
 
+/* pad_line for the 16-bit line of the multiply-add passes. */
+static void pad_line16(const blur_job *j, int y, uint16_t *line)
+{
+    const cf_blur_plane *pl = j->pl;
+    const int c = pl->channels, r = j->rx, w = pl->width;
+    uint16_t *mid = line + (size_t)r * c;
+    j->fn->widen8_16(pl->src + (size_t)y * pl->src_pitch, j->samples, mid);
+    for (int i = -r; i < 0; i++) {
+        int s = cf_border_index(i, w, pl->border);
+        for (int ch = 0; ch < c; ch++)
+            mid[i * c + ch] = s < 0 ? (uint16_t)pl->border_value : mid[s * c + ch];
+    }
+    for (int i = w; i < w + r; i++) {
+        int s = cf_border_index(i, w, pl->border);
+        for (int ch = 0; ch < c; ch++)
+            mid[i * c + ch] = s < 0 ? (uint16_t)pl->border_value : mid[s * c + ch];
+    }
+    memset(mid + (size_t)(w + r) * c, 0, CF_BLUR_LINE_SLACK * sizeof *line);
+}
+
 static void h_rows(void *ctx, int y0, int y1, int slot)
 {
     const blur_job *j = ctx;
@@ -117,8 +139,13 @@ static void fused_rows(void *ctx, int y0, int y1, int slot)
     int next = y0 - r > 0 ? y0 - r : 0; /* the next row to compute */
     for (int y = y0; y < y1; y++) {
         for (int last = y + r < h - 1 ? y + r : h - 1; next <= last; next++) {
-            pad_line(j, next, line);
             void *out = base + (size_t)(next % ring) * j->tp * esize;
+            if (j->madd) {
+                pad_line16(j, next, (uint16_t *)line);
+                j->fn->h_madd((uint16_t *)line, j->samples, pl->channels, j->wpx, j->rx, out);
+                continue;
+            }
+            pad_line(j, next, line);
             if (esize == 2)
                 j->fn->h_line16(line, j->samples, pl->channels, j->wx, j->rx, out);
             else
@@ -130,7 +157,9 @@ static void fused_rows(void *ctx, int y0, int y1, int slot)
                             : base + (size_t)(s % ring) * j->tp * esize;
         }
         uint8_t *dst = pl->dst + (size_t)y * pl->dst_pitch;
-        if (esize == 2)
+        if (j->madd)
+            j->fn->v_madd((const int16_t *const *)rows, j->samples, j->wpy, r, dst);
+        else if (esize == 2)
             j->fn->v8_16((const uint16_t *const *)rows, j->samples, j->wy, r, dst);
         else
             j->fn->v16((const uint32_t *const *)rows, j->samples, j->wy, r, pl->shift, dst);
@@ -163,6 +192,23 @@ static void v_rows(void *ctx, int y0, int y1, int slot)
 static size_t align_up(size_t n, size_t a)
 {
     return (n + a - 1) / a * a;
+}
+
+/* True if every tap is below 2^15 (the multiply-add passes' signed 16-bit
+ * weights). */
+static bool taps_below_2_15(const cf_blur_kernel *k)
+{
+    for (int i = 0; i < k->size; i++)
+        if (k->w[i] >= 32768)
+            return false;
+    return true;
+}
+
+/* Weights two by two: w[2i] in the low half, w[2i + 1] (0 past n) in the high one. */
+static void pair_weights(const uint32_t *w, int n, uint32_t *wp)
+{
+    for (int i = 0; i < n; i += 2)
+        wp[i / 2] = w[i] | (i + 1 < n ? w[i + 1] : 0) << 16;
 }
 
 /* Bytes of ring rows a thread may keep for the fused passes: most of a
@@ -218,7 +264,13 @@ cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
     uint32_t *border_row = (uint32_t *)((uint8_t *)block + (fused ? ring_bytes * (size_t)nslots
                                                                   : tp * sizeof(uint32_t) *
                                                                         (size_t)pl->height));
-    const uint32_t border_t = pl->border_value << 8;
+    j.madd = fused && esize == 2 && fn->h_madd && taps_below_2_15(kx) && taps_below_2_15(ky);
+    if (j.madd) {
+        pair_weights(j.wx, j.rx + 1, j.wpx);
+        pair_weights(ky->w, ky->size, j.wpy);
+    }
+    /* (The multiply-add passes keep their results minus 2^15.) */
+    const uint32_t border_t = (pl->border_value << 8) ^ (j.madd ? 0x8000u : 0u);
     for (size_t i = 0; i < tp; i++) {
         if (fused && esize == 2)
             ((uint16_t *)border_row)[i] = (uint16_t)border_t;

@@ -56,14 +56,12 @@ static void h_line(const uint32_t *line, int n, int step, const uint32_t *w, int
 
 static inline void store8(uint8_t *dst, vu32 q, int lanes)
 {
-    vu8q b = __builtin_convertvector(q, vu8q);
-    memcpy(dst, &b, (size_t)lanes);
+    cf_simd_st_u8(dst, q, lanes);
 }
 
 static inline void store16(uint16_t *out, vu32 t)
 {
-    vu16h h = __builtin_convertvector(t, vu16h);
-    memcpy(out, &h, sizeof h);
+    cf_simd_st_u16(out, t, VL);
 }
 
 static void h_line16(const uint32_t *line, int n, int step, const uint32_t *w, int r,
@@ -89,9 +87,7 @@ static void h_line16(const uint32_t *line, int n, int step, const uint32_t *w, i
 
 static inline vu32 ld16(const uint16_t *p)
 {
-    vu16h h;
-    memcpy(&h, p, sizeof h);
-    return __builtin_convertvector(h, vu32);
+    return cf_simd_ld_u16(p);
 }
 
 static void v8_16(const uint16_t *const *rows, int n, const uint32_t *w, int r, uint8_t *dst)
@@ -157,10 +153,125 @@ static void v16(const uint32_t *const *rows, int n, const uint32_t *w, int r, in
             b += ((p & 0xffff) + (m & 0xffff)) * w[k];
         }
         vu32 q = ((a + (b >> 16) + 128) >> 8) << shift;
-        vu16h h = __builtin_convertvector(q, vu16h);
-        memcpy(dst + 2 * (size_t)s, &h, 2 * (size_t)(n - s < VL ? n - s : VL));
+        uint16_t h[VL];
+        cf_simd_st_u16(h, q, VL);
+        memcpy(dst + 2 * (size_t)s, h, 2 * (size_t)(n - s < VL ? n - s : VL));
     }
 }
 
-const cf_blur_simd CF_SIMD_NAME(cf_blur_simd) = { widen8, widen16, h_line, v8, v16, h_line16,
-                                                     v8_16 };
+static void widen8_16(const uint8_t *src, int n, uint16_t *line)
+{
+    for (int i = 0; i < n; i++)
+        line[i] = src[i];
+}
+
+#if CF_SIMD_LEVEL >= 2 && defined(__x86_64__)
+
+/* Integer vectors of the level, and the few operations the multiply-add
+ * passes need (AVX2: 256 bits, AVX-512BW: 512). The unpacks and packs work
+ * within 128-bit lanes: unpacking two vectors, multiplying and packing
+ * back gives the samples in their own order. */
+#if CF_SIMD_LEVEL >= 3
+typedef __m512i vi;
+#define LDI(p) _mm512_loadu_si512((const void *)(p))
+#define STI(p, v) _mm512_storeu_si512((void *)(p), v)
+#define ADD16 _mm512_add_epi16
+#define ADD32 _mm512_add_epi32
+#define UNPLO16 _mm512_unpacklo_epi16
+#define UNPHI16 _mm512_unpackhi_epi16
+#define MADD _mm512_madd_epi16
+#define SET1_32 _mm512_set1_epi32
+#define SET1_16 _mm512_set1_epi16
+#define SRLI32 _mm512_srli_epi32
+#define PACKUS32 _mm512_packus_epi32
+#define XORI _mm512_xor_si512
+#define ZEROI _mm512_setzero_si512
+/* 32 16-bit values (below 256) to 32 bytes in order. */
+static inline void st_bytes(uint8_t *d, vi v, int n)
+{
+    __m256i b = _mm512_cvtepi16_epi8(v);
+    if (n >= 32)
+        _mm256_storeu_si256((__m256i *)d, b);
+    else {
+        uint8_t t[32];
+        _mm256_storeu_si256((__m256i *)t, b);
+        memcpy(d, t, (size_t)n);
+    }
+}
+#else
+typedef __m256i vi;
+#define LDI(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define STI(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#define ADD16 _mm256_add_epi16
+#define ADD32 _mm256_add_epi32
+#define UNPLO16 _mm256_unpacklo_epi16
+#define UNPHI16 _mm256_unpackhi_epi16
+#define MADD _mm256_madd_epi16
+#define SET1_32 _mm256_set1_epi32
+#define SET1_16 _mm256_set1_epi16
+#define SRLI32 _mm256_srli_epi32
+#define PACKUS32 _mm256_packus_epi32
+#define XORI _mm256_xor_si256
+#define ZEROI _mm256_setzero_si256
+static inline void st_bytes(uint8_t *d, vi v, int n)
+{
+    __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(v, v), 0xd8);
+    __m128i b = _mm256_castsi256_si128(p);
+    if (n >= 16)
+        _mm_storeu_si128((__m128i *)d, b);
+    else {
+        uint8_t t[16];
+        _mm_storeu_si128((__m128i *)t, b);
+        memcpy(d, t, (size_t)n);
+    }
+}
+#endif
+#define N16 ((int)(sizeof(vi) / 2)) /* 16-bit lanes */
+
+static void h_madd(const uint16_t *line, int n, int step, const uint32_t *wp, int r, uint16_t *out)
+{
+    const uint16_t *c = line + (size_t)r * step;
+    const vi round = SET1_32(128), bias = SET1_16((short)0x8000);
+    for (int s = 0; s < n; s += N16) {
+        vi lo = ZEROI(), hi = ZEROI();
+        for (int k = 0; k <= r; k += 2) {
+            vi a = k == 0 ? LDI(c + s) : ADD16(LDI(c + s - k * step), LDI(c + s + k * step));
+            vi b = k + 1 <= r ? ADD16(LDI(c + s - (k + 1) * step), LDI(c + s + (k + 1) * step))
+                              : ZEROI();
+            vi w = SET1_32((int)wp[k / 2]);
+            lo = ADD32(lo, MADD(UNPLO16(a, b), w));
+            hi = ADD32(hi, MADD(UNPHI16(a, b), w));
+        }
+        /* Results are at most 255 * 256: packus keeps them as they are. */
+        vi t = PACKUS32(SRLI32(ADD32(lo, round), 8), SRLI32(ADD32(hi, round), 8));
+        STI(out + s, XORI(t, bias));
+    }
+}
+
+static void v_madd(const int16_t *const *rows, int n, const uint32_t *wp, int r, uint8_t *dst)
+{
+    /* sum w t = sum w (t - 2^15) + 2^15 * 65536 = that + 2^31 (mod 2^32). */
+    const vi round = SET1_32((int)(0x80000000u + (1u << 23)));
+    const int taps = 2 * r + 1;
+    for (int s = 0; s < n; s += N16) {
+        vi lo = ZEROI(), hi = ZEROI();
+        for (int t = 0; t < taps; t += 2) {
+            vi a = LDI(rows[t] + s), b = t + 1 < taps ? LDI(rows[t + 1] + s) : ZEROI();
+            vi w = SET1_32((int)wp[t / 2]);
+            lo = ADD32(lo, MADD(UNPLO16(a, b), w));
+            hi = ADD32(hi, MADD(UNPHI16(a, b), w));
+        }
+        vi q = PACKUS32(SRLI32(ADD32(lo, round), 24), SRLI32(ADD32(hi, round), 24));
+        st_bytes(dst + s, q, n - s);
+    }
+}
+#define H_MADD h_madd
+#define V_MADD v_madd
+#else
+#define H_MADD NULL
+#define V_MADD NULL
+#endif
+
+const cf_blur_simd CF_SIMD_NAME(cf_blur_simd) = {
+    widen8, widen16, h_line, v8, v16, h_line16, v8_16, widen8_16, H_MADD, V_MADD,
+};

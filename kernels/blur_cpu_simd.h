@@ -38,6 +38,21 @@ typedef struct cf_blur_simd {
                      uint16_t *out);
     /* v8 reading 16-bit horizontal results (from h_line16). */
     void (*v8_16)(const uint16_t *const *rows, int n, const uint32_t *w, int r, uint8_t *dst);
+    /* The 16-bit multiply-add passes for 8-bit samples, where the level
+     * has them (NULL otherwise) and every tap is below 2^15 (sigma above
+     * about 0.8): pairs of 16-bit products summed into 32 bits (x86
+     * pmaddwd), twice the work per instruction of the 32-bit products.
+     * widen8_16: n 8-bit samples into a 16-bit line. h_madd: h_line16 on
+     * a 16-bit line, its results stored minus 2^15 (as int16). wp[i]
+     * packs the weights of two terms, term 2i in the low half and 2i+1 in
+     * the high one, term 0 the centre sample and term k the pair at
+     * distance k (r + 1 terms; a missing last one has weight 0). v_madd:
+     * v8_16 on such results, rows[0 .. 2r] each its own term (wp packs
+     * the full kernel's taps two by two); it adds back 2^15 * 65536. */
+    void (*widen8_16)(const uint8_t *src, int n, uint16_t *line);
+    void (*h_madd)(const uint16_t *line, int n, int step, const uint32_t *wp, int r,
+                   uint16_t *out);
+    void (*v_madd)(const int16_t *const *rows, int n, const uint32_t *wp, int r, uint8_t *dst);
 } cf_blur_simd;
 
 extern const cf_blur_simd cf_blur_simd_baseline, cf_blur_simd_avx2, cf_blur_simd_avx512;

@@ -1,5 +1,7 @@
 /* cudafilters gray: the optimized CPU gray (gray_cpu_fast.h): one SIMD
  * row function per case, run over slices of rows on the pool. */
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cpu_dispatch.h"
@@ -33,6 +35,7 @@ typedef struct gray_job {
     cf_frame *dst;
     const cf_format_info *info;
     int32_t w[3]; /* weights of pixel bytes 0, 1, 2 */
+    uint32_t mul24; /* luma16's: the plan's, or mul24_checked */
 } gray_job;
 
 static void rgb_rows(void *ctx, int y0, int y1, int slot)
@@ -58,12 +61,34 @@ static void luma_rows(void *ctx, int y0, int y1, int slot)
     for (int y = y0; y < y1; y++) {
         const uint8_t *s = j->src->data[0] + (size_t)y * j->src->pitch[0];
         uint8_t *d = j->dst->data[0] + (size_t)y * j->dst->pitch[0];
-        if (p->sample_bytes == 1)
+        if (p->sample_bytes == 1 && p->lo == 0 && p->span == 255)
+            memcpy(d, s, (size_t)j->src->width); /* full range 8-bit: the identity */
+        else if (p->sample_bytes == 1)
             j->fn->luma8(s, j->src->width, p->lo, p->span, p->mul24, d);
         else
-            j->fn->luma16(s, j->src->width, p->shift, p->lo, p->span, p->mul24, p->magic,
+            j->fn->luma16(s, j->src->width, p->shift, p->lo, p->span, j->mul24, p->magic,
                           p->magic_shift, d);
     }
+}
+
+/* The 32-bit multiply of cf_gray_expand_mul24 for a span beyond the
+ * header's proof (16-bit full range, 65535): A = ceil(255 * 2^24 / span)
+ * where t * A + 2^23 stays below 2^32 and (t * A + 2^23) >> 24 equals
+ * cf_gray_expand for every t in [0, span], checked here exhaustively
+ * (once per span; 0: the check failed, keep the exact division). */
+static uint32_t mul24_checked(int span)
+{
+    static _Atomic int64_t cache = -1; /* span << 32 | A */
+    int64_t c = cache;
+    if (c >= 0 && (int)(c >> 32) == span)
+        return (uint32_t)c;
+    uint64_t a = ((255ull << 24) + (uint64_t)span - 1) / (uint64_t)span;
+    bool ok = (uint64_t)span * a + (1u << 23) < (1ull << 32);
+    for (int t = 0; ok && t <= span; t++)
+        ok = cf_gray_expand_mul24((uint32_t)t, (uint32_t)a) == cf_gray_expand(t, 0, span);
+    uint32_t result = ok ? (uint32_t)a : 0;
+    cache = (int64_t)span << 32 | result;
+    return result;
 }
 
 /* Same format out: rows of every plane numbered as one list; luma rows
@@ -113,7 +138,9 @@ cf_status cf_gray_fast(const cf_gray_plan *plan, const cf_frame *src, cf_frame *
     cf_cpu_note_ran(level);
     if (!fn)
         return cf_gray_cpu(plan, src, dst);
-    gray_job j = { fn, plan, src, dst, info, { 0 } };
+    gray_job j = { fn, plan, src, dst, info, { 0 }, plan->mul24 };
+    if (!plan->from_rgb && plan->sample_bytes == 2 && !j.mul24)
+        j.mul24 = mul24_checked(plan->span);
     size_t row = cf_format_plane_row_bytes(src->format, 0, src->width);
     if (plan->from_rgb) {
         j.w[info->r_offset] = plan->w.r;

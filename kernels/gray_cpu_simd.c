@@ -26,10 +26,12 @@ static void rgb(const uint8_t *s, int n, int bpp, int32_t w0, int32_t w1, int32_
         for (; x + VL <= n; x += VL) {
             vu32 px;
             memcpy(&px, s + 4 * (size_t)x, sizeof px);
-            vu8q y = __builtin_convertvector(luma4(px, w0, w1, w2), vu8q);
-            memcpy(d + x, &y, sizeof y);
+            cf_simd_st_u8(d + x, luma4(px, w0, w1, w2), VL);
         }
     cf_gray_weights w = { w0, w1, w2 };
+    if (bpp == 3) /* a constant stride the compiler vectorizes */
+        for (; x < n; x++)
+            d[x] = cf_gray_luma(s[3 * (size_t)x], s[3 * (size_t)x + 1], s[3 * (size_t)x + 2], w);
     for (; x < n; x++) {
         const uint8_t *p = s + (size_t)x * bpp;
         d[x] = cf_gray_luma(p[0], p[1], p[2], w);
@@ -71,14 +73,8 @@ static inline vu32 expand24(vs32 v, int lo, int span, uint32_t mul24)
 static void luma8(const uint8_t *s, int n, int lo, int span, uint32_t mul24, uint8_t *d)
 {
     int x = 0;
-    for (; x + VL <= n; x += VL) {
-        vu8q b;
-        memcpy(&b, s + x, sizeof b);
-        vu8q y = __builtin_convertvector(expand24(__builtin_convertvector(b, vs32), lo, span,
-                                                  mul24),
-                                         vu8q);
-        memcpy(d + x, &y, sizeof y);
-    }
+    for (; x + VL <= n; x += VL)
+        cf_simd_st_u8(d + x, expand24((vs32)cf_simd_ld_u8(s + x), lo, span, mul24), VL);
     for (; x < n; x++) {
         int t = s[x] - lo;
         t = t < 0 ? 0 : t > span ? span : t;
@@ -92,11 +88,10 @@ static void luma16(const uint8_t *s, int n, int shift, int lo, int span, uint32_
     int x = 0;
     if (mul24)
         for (; x + VL <= n; x += VL) {
-            vu16h h;
-            memcpy(&h, s + 2 * (size_t)x, sizeof h);
-            vs32 v = __builtin_convertvector(h, vs32) >> shift;
-            vu8q y = __builtin_convertvector(expand24(v, lo, span, mul24), vu8q);
-            memcpy(d + x, &y, sizeof y);
+            uint16_t h[VL];
+            memcpy(h, s + 2 * (size_t)x, sizeof h);
+            vs32 v = (vs32)(cf_simd_ld_u16(h) >> shift);
+            cf_simd_st_u8(d + x, expand24(v, lo, span, mul24), VL);
         }
     for (; x < n; x++) {
         int v = (s[2 * x] | s[2 * x + 1] << 8) >> shift;

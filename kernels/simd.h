@@ -53,4 +53,93 @@ static inline vu32 cf_simd_splat(uint32_t x)
     return (vu32){ 0 } + x;
 }
 
+/* Widening loads and narrowing stores: GCC turns __builtin_convertvector
+ * between vectors of different widths into scalar code on x86, so there
+ * the level's own instructions do it; elsewhere the generic conversion. */
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+/* VL bytes, each into a 32-bit lane. */
+static inline vu32 cf_simd_ld_u8(const uint8_t *p)
+{
+#if defined(__x86_64__) && CF_SIMD_LEVEL >= 3
+    return (vu32)_mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+#elif defined(__x86_64__) && CF_SIMD_LEVEL == 2
+    return (vu32)_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
+#elif defined(__x86_64__)
+    int32_t w;
+    memcpy(&w, p, 4);
+    __m128i z = _mm_setzero_si128(), b = _mm_cvtsi32_si128(w);
+    return (vu32)_mm_unpacklo_epi16(_mm_unpacklo_epi8(b, z), z);
+#else
+    vu8q b;
+    memcpy(&b, p, sizeof b);
+    return __builtin_convertvector(b, vu32);
+#endif
+}
+
+/* VL 16-bit values, each into a 32-bit lane. */
+static inline vu32 cf_simd_ld_u16(const uint16_t *p)
+{
+#if defined(__x86_64__) && CF_SIMD_LEVEL >= 3
+    return (vu32)_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)p));
+#elif defined(__x86_64__) && CF_SIMD_LEVEL == 2
+    return (vu32)_mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+#elif defined(__x86_64__)
+    return (vu32)_mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p),
+                                    _mm_setzero_si128());
+#else
+    vu16h h;
+    memcpy(&h, p, sizeof h);
+    return __builtin_convertvector(h, vu32);
+#endif
+}
+
+/* The lanes of v (each at most 255) as n <= VL bytes at d. */
+static inline void cf_simd_st_u8(uint8_t *d, vu32 v, int n)
+{
+    uint8_t t[VL];
+#if defined(__x86_64__) && CF_SIMD_LEVEL >= 3
+    _mm_storeu_si128((__m128i *)(void *)t, _mm512_cvtepi32_epi8((__m512i)v));
+#elif defined(__x86_64__) && CF_SIMD_LEVEL == 2
+    __m256i x = _mm256_packus_epi32((__m256i)v, (__m256i)v);
+    x = _mm256_packus_epi16(x, x); /* bytes 0-3 of each 128-bit half */
+    x = _mm256_permutevar8x32_epi32(x, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+    _mm_storel_epi64((__m128i *)(void *)t, _mm256_castsi256_si128(x));
+#elif defined(__x86_64__)
+    __m128i x = _mm_packs_epi32((__m128i)v, (__m128i)v);
+    int32_t w = _mm_cvtsi128_si32(_mm_packus_epi16(x, x));
+    memcpy(t, &w, 4);
+#else
+    vu8q b = __builtin_convertvector(v, vu8q);
+    memcpy(t, &b, sizeof b);
+#endif
+    if (n >= VL)
+        memcpy(d, t, VL);
+    else
+        memcpy(d, t, (size_t)n);
+}
+
+/* The lanes of v (each below 2^16) as n <= VL 16-bit values at d. */
+static inline void cf_simd_st_u16(uint16_t *d, vu32 v, int n)
+{
+    uint16_t t[VL];
+#if defined(__x86_64__) && CF_SIMD_LEVEL >= 3
+    _mm256_storeu_si256((__m256i *)(void *)t, _mm512_cvtepi32_epi16((__m512i)v));
+#elif defined(__x86_64__) && CF_SIMD_LEVEL == 2
+    __m256i x = _mm256_permute4x64_epi64(_mm256_packus_epi32((__m256i)v, (__m256i)v), 0xd8);
+    _mm_storeu_si128((__m128i *)(void *)t, _mm256_castsi256_si128(x));
+#elif defined(__x86_64__)
+    /* SSE2 has no unsigned 32-to-16 pack: bias into the signed range. */
+    __m128i b = _mm_sub_epi32((__m128i)v, _mm_set1_epi32(32768));
+    __m128i x = _mm_add_epi16(_mm_packs_epi32(b, b), _mm_set1_epi16(-32768));
+    _mm_storel_epi64((__m128i *)(void *)t, x);
+#else
+    vu16h h = __builtin_convertvector(v, vu16h);
+    memcpy(t, &h, sizeof h);
+#endif
+    memcpy(d, t, 2 * (size_t)(n < VL ? n : VL));
+}
+
 #endif

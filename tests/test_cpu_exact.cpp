@@ -206,3 +206,52 @@ TEST(CpuExact, BlurManySlicesAndStrips)
     compare("blur=sigma=20:border=constant:border-value=200", CF_FORMAT_GRAY8, { 1301, 97 }, rng);
     compare("gray", CF_FORMAT_BGRX, { 517, 301 }, rng);
 }
+
+// Frames tall enough for the fused passes (the horizontal results of a
+// slice kept in a ring of rows) at every thread count, on every border and
+// radii where the 16-bit multiply-add passes apply (every tap below 2^15)
+// and where they do not (sigma 0.5: a centre tap above it).
+TEST(CpuExact, BlurFusedPassesEveryBorder)
+{
+    std::mt19937 rng(18);
+    for (double sigma : { 0.5, 1.0, 2.0, 4.5 })
+        for (const char *border : kBorders)
+            for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA, CF_FORMAT_P010_10LE }) {
+                Size s = { std::uniform_int_distribution<int>(1, 150)(rng),
+                           std::uniform_int_distribution<int>(150, 320)(rng) };
+                compare("blur=sigma=" + std::to_string(sigma) + ":border=" + border +
+                            ":border-value=" + std::to_string(rng() % 1024),
+                        fmt, s, rng);
+            }
+}
+
+// GRAY16 to GRAY8 on every one of the 2^16 sample values (its optimized
+// path checks a 32-bit multiply against the division once, exhaustively).
+TEST(CpuExact, Gray16EveryValue)
+{
+    std::vector<uint8_t> px(65536 * 2);
+    for (int v = 0; v < 65536; v++) {
+        px[2 * v] = (uint8_t)(v & 0xff);
+        px[2 * v + 1] = (uint8_t)(v >> 8);
+    }
+    cf_frame src{};
+    src.format = CF_FORMAT_GRAY16_LE;
+    src.width = 256;
+    src.height = 256;
+    src.data[0] = px.data();
+    src.pitch[0] = 512;
+    src.memory = CF_MEMORY_HOST;
+    src.device = -1;
+    cftest::Chain chain("gray");
+    LevelGuard keep;
+    std::vector<uint8_t> want;
+    for (int l = 0; l <= cf_cpu_best_level(); l++) {
+        CF_ASSERT_OK(cf_cpu_set_level((cf_cpu_level)l));
+        auto got = chain.reference(&src);
+        EXPECT_EQ(cf_cpu_last_level(), l);
+        if (l == 0)
+            want = got;
+        else
+            EXPECT_EQ(got, want) << cf_cpu_level_name((cf_cpu_level)l);
+    }
+}
