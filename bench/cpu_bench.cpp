@@ -141,6 +141,7 @@ void gray_cases(const Options &o, const char *size, int w, int h, std::mt19937 &
         int code;           // cvtColor code, or -1: convertTo with alpha, beta
         double alpha, beta; // (limited-range 10-bit, 16-bit full range)
         const char *peer;
+        bool full_range = false; // ours with range=full
     };
     const Case cases[] = {
         { CF_FORMAT_RGBA, CV_8UC4, cv::COLOR_RGBA2GRAY, 0, 0, "cvtColor RGBA2GRAY" },
@@ -149,10 +150,14 @@ void gray_cases(const Options &o, const char *size, int w, int h, std::mt19937 &
         { CF_FORMAT_BGRX, CV_8UC4, cv::COLOR_BGRA2GRAY, 0, 0, "cvtColor BGRA2GRAY" },
         { CF_FORMAT_RGB, CV_8UC3, cv::COLOR_RGB2GRAY, 0, 0, "cvtColor RGB2GRAY" },
         { CF_FORMAT_BGR, CV_8UC3, cv::COLOR_BGR2GRAY, 0, 0, "cvtColor BGR2GRAY" },
-        // OpenCV's YUV2GRAY copies Y (full range assumed); ours expands
-        // limited range: the peer is the copy plus nothing, plain cvtColor.
-        { CF_FORMAT_NV12, CV_8UC1, cv::COLOR_YUV2GRAY_NV12, 0, 0, "cvtColor YUV2GRAY_NV12 (Y copy)" },
-        { CF_FORMAT_I420, CV_8UC1, cv::COLOR_YUV2GRAY_I420, 0, 0, "cvtColor YUV2GRAY_I420 (Y copy)" },
+        // OpenCV's YUV2GRAY copies Y (full range): ours with range=full
+        // does the same; limited range (our default for video) expands
+        // 16-235 to 0-255, which OpenCV has no cvtColor for (shown against
+        // the same copy).
+        { CF_FORMAT_NV12, CV_8UC1, cv::COLOR_YUV2GRAY_NV12, 0, 0, "cvtColor YUV2GRAY_NV12 (Y copy), range=full", true },
+        { CF_FORMAT_I420, CV_8UC1, cv::COLOR_YUV2GRAY_I420, 0, 0, "cvtColor YUV2GRAY_I420 (Y copy), range=full", true },
+        { CF_FORMAT_NV12, CV_8UC1, cv::COLOR_YUV2GRAY_NV12, 0, 0, "cvtColor YUV2GRAY_NV12 (Y copy), ours limited range (expands)" },
+        { CF_FORMAT_I420, CV_8UC1, cv::COLOR_YUV2GRAY_I420, 0, 0, "cvtColor YUV2GRAY_I420 (Y copy), ours limited range (expands)" },
         { CF_FORMAT_GRAY16_LE, CV_16UC1, -1, 255.0 / 65535.0, 0, "convertTo 8U (x 255/65535)" },
         { CF_FORMAT_P010_10LE, CV_16UC1, -1, 255.0 / (876.0 * 64), -64.0 * 255 / 876,
           "convertTo 8U (limited 10-bit in the high bits)" },
@@ -162,6 +167,7 @@ void gray_cases(const Options &o, const char *size, int w, int h, std::mt19937 &
     for (const Case &c : cases) {
         Frames fr(c.fmt, CF_FORMAT_GRAY8, w, h, rng);
         cf_filter *f = filter("gray");
+        if (c.full_range) cf_filter_set_string(f, "range", "full");
         for (int threads : o.threads) {
             cf_filter_set_cpu_threads(f, threads);
             cv::setNumThreads(threads ? threads : cf_cpu_count());

@@ -42,7 +42,7 @@ typedef struct blur_job {
     int rx, ry, samples; /* radii; samples per row (width * channels) */
     uint32_t wx[CF_BLUR_MAX_KSIZE / 2 + 1], wy[CF_BLUR_MAX_KSIZE / 2 + 1];
     uint32_t *tmp;       /* height rows of tp samples */
-    size_t tp;           /* samples per tmp row (a multiple of 64) */
+    size_t tp;           /* samples per tmp row (a multiple of 16, at least samples + 15) */
     const uint32_t *border_row; /* tp samples of border_value << 8 */
     uint32_t *lines;     /* one padded line per slot, line_len samples each */
     size_t line_len;
@@ -213,7 +213,7 @@ static void pair_weights(const uint32_t *w, int n, uint32_t *wp)
 
 /* Bytes of ring rows a thread may keep for the fused passes: most of a
  * core's L2 cache. */
-#define RING_BYTES (768 * 1024)
+#define RING_BYTES (4096 * 1024)
 
 cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                              const cf_blur_plane *pl, cf_scratch *scratch, int threads)
@@ -225,7 +225,13 @@ cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
         level = CF_CPU_REFERENCE;
     }
     const size_t samples = (size_t)pl->width * (size_t)pl->channels;
-    const size_t tp = align_up(samples, 64);
+    /* Rows of horizontal results a whole number of 4 KiB pages apart would
+     * all fall into the same L1 cache set, which the vertical pass (2 ry + 1
+     * rows at one column) thrashes: 4K RGBA rows are 15 pages. One more
+     * cache line a row spreads them. */
+    size_t tp = align_up(samples, 64);
+    if (tp % 1024 == 0)
+        tp += 16;
     const int nslots = cf_parallel_threads(threads), ry = ky->size / 2;
     const size_t line_len =
         align_up(samples + 2 * (size_t)(kx->size / 2) * pl->channels + CF_BLUR_LINE_SLACK, 16);

@@ -19,9 +19,39 @@ static inline vu32 luma4(vu32 px, int32_t w0, int32_t w1, int32_t w2)
     return (y + (1u << (CF_GRAY_SHIFT - 1))) >> CF_GRAY_SHIFT;
 }
 
+#if defined(__x86_64__) && CF_SIMD_LEVEL >= 2
+/* VL packed 3-byte pixels at p as 32-bit lanes (bytes 0-2, then 0): a
+ * byte shuffle within each 128-bit lane, 4 pixels a lane, the lanes loaded
+ * 12 bytes apart. Reads 4 bytes beyond the pixels. */
+static inline __m256i ld_rgb24_avx2(const uint8_t *p)
+{
+    const __m256i pick = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                          0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    __m256i v = _mm256_loadu2_m128i((const __m128i *)(const void *)(p + 12),
+                                    (const __m128i *)(const void *)p);
+    return _mm256_shuffle_epi8(v, pick);
+}
+
+static inline vu32 ld_rgb24(const uint8_t *p)
+{
+#if CF_SIMD_LEVEL >= 3
+    return (vu32)_mm512_inserti64x4(_mm512_castsi256_si512(ld_rgb24_avx2(p)),
+                                    ld_rgb24_avx2(p + 24), 1);
+#else
+    return (vu32)ld_rgb24_avx2(p);
+#endif
+}
+#define HAVE_RGB24 1
+#endif
+
 static void rgb(const uint8_t *s, int n, int bpp, int32_t w0, int32_t w1, int32_t w2, uint8_t *d)
 {
     int x = 0;
+#ifdef HAVE_RGB24
+    if (bpp == 3)
+        for (; x + VL + 2 <= n; x += VL)
+            cf_simd_st_u8(d + x, luma4(ld_rgb24(s + 3 * (size_t)x), w0, w1, w2), VL);
+#endif
     if (bpp == 4)
         for (; x + VL <= n; x += VL) {
             vu32 px;
@@ -88,9 +118,8 @@ static void luma16(const uint8_t *s, int n, int shift, int lo, int span, uint32_
     int x = 0;
     if (mul24)
         for (; x + VL <= n; x += VL) {
-            uint16_t h[VL];
-            memcpy(h, s + 2 * (size_t)x, sizeof h);
-            vs32 v = (vs32)(cf_simd_ld_u16(h) >> shift);
+            vs32 v = (vs32)(cf_simd_ld_u16((const uint16_t *)(const void *)(s + 2 * (size_t)x)) >>
+                            shift);
             cf_simd_st_u8(d + x, expand24(v, lo, span, mul24), VL);
         }
     for (; x < n; x++) {

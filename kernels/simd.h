@@ -79,7 +79,8 @@ static inline vu32 cf_simd_ld_u8(const uint8_t *p)
 #endif
 }
 
-/* VL 16-bit values, each into a 32-bit lane. */
+/* VL 16-bit values, each into a 32-bit lane; p may be unaligned (the x86
+ * loads are unaligned ones, the generic one a memcpy). */
 static inline vu32 cf_simd_ld_u16(const uint16_t *p)
 {
 #if defined(__x86_64__) && CF_SIMD_LEVEL >= 3
