@@ -6,7 +6,9 @@
  * resolved outside the inner loops: a row is widened into a padded line
  * with its border samples in place, and the vertical pass reads row
  * pointers (the folded row, or a row of the constant border). */
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blur_cpu_fast.h"
@@ -90,26 +92,6 @@ static void pad_line(const blur_job *j, int y, uint32_t *line)
     memset(mid + (size_t)(w + r) * c, 0, CF_BLUR_LINE_SLACK * sizeof *line);
 }
 
-/* pad_line for the 16-bit line of the multiply-add passes. */
-static void pad_line16(const blur_job *j, int y, uint16_t *line)
-{
-    const cf_blur_plane *pl = j->pl;
-    const int c = pl->channels, r = j->rx, w = pl->width;
-    uint16_t *mid = line + (size_t)r * c;
-    j->fn->widen8_16(pl->src + (size_t)y * pl->src_pitch, j->samples, mid);
-    for (int i = -r; i < 0; i++) {
-        int s = cf_border_index(i, w, pl->border);
-        for (int ch = 0; ch < c; ch++)
-            mid[i * c + ch] = s < 0 ? (uint16_t)pl->border_value : mid[s * c + ch];
-    }
-    for (int i = w; i < w + r; i++) {
-        int s = cf_border_index(i, w, pl->border);
-        for (int ch = 0; ch < c; ch++)
-            mid[i * c + ch] = s < 0 ? (uint16_t)pl->border_value : mid[s * c + ch];
-    }
-    memset(mid + (size_t)(w + r) * c, 0, CF_BLUR_LINE_SLACK * sizeof *line);
-}
-
 static void h_rows(void *ctx, int y0, int y1, int slot)
 {
     const blur_job *j = ctx;
@@ -120,13 +102,57 @@ static void h_rows(void *ctx, int y0, int y1, int slot)
     }
 }
 
-/* Both passes for rows [y0, y1) in one go: the horizontal results of the
- * 2 ry + 1 rows an output row needs sit in a ring of as many rows (row j
- * in slot j % ring), small enough for the core's cache, so they are never
- * written to memory. The rows an output row reads lie within
- * [y - ry, y + ry] clipped to the plane, however often the border folds,
- * so the ring holds them all and each row is computed once per slice (the
- * ry rows above and below a slice once more by its neighbours). */
+/* Sample k of row `src` as the horizontal pass reads it. */
+static uint32_t sample(const cf_blur_plane *pl, const uint8_t *src, size_t k)
+{
+    if (pl->sample_bytes == 1)
+        return src[k];
+    return (uint32_t)(src[2 * k] | src[2 * k + 1] << 8) >> pl->shift;
+}
+
+/* The padded line of samples [x0 - rx*c, x0 + n + rx*c) of row y (c:
+ * channels), borders resolved, then CF_BLUR_LINE_SLACK zeros; 16-bit
+ * entries for the multiply-add passes, else 32-bit. */
+static void pad_strip(const blur_job *j, int y, int x0, int n, void *line)
+{
+    const cf_blur_plane *pl = j->pl;
+    const int c = pl->channels, w = pl->width;
+    const uint8_t *src = pl->src + (size_t)y * pl->src_pitch;
+    const long first = (long)x0 - (long)j->rx * c, end = (long)x0 + n + (long)j->rx * c;
+    const long lo = first > 0 ? first : 0, hi = end < j->samples ? end : j->samples;
+    uint16_t *l16 = line;
+    uint32_t *l32 = line;
+    if (j->madd)
+        j->fn->widen8_16(src + lo, (int)(hi - lo), l16 + (lo - first));
+    else if (pl->sample_bytes == 1)
+        j->fn->widen8(src + lo, (int)(hi - lo), l32 + (lo - first));
+    else
+        j->fn->widen16(src + 2 * lo, (int)(hi - lo), pl->shift, l32 + (lo - first));
+    for (long i = first; i < end; i++) {
+        if (i == lo && hi > lo)
+            i = hi; /* the samples inside the row are done */
+        if (i >= end)
+            break;
+        long px = i >= 0 ? i / c : -((-i + c - 1) / c);
+        int s = cf_border_index((int)px, w, pl->border);
+        uint32_t v = s < 0 ? pl->border_value : sample(pl, src, (size_t)s * c + (size_t)(i - px * c));
+        if (j->madd)
+            l16[i - first] = (uint16_t)v;
+        else
+            l32[i - first] = v;
+    }
+    size_t esize = j->madd ? 2 : 4;
+    memset((uint8_t *)line + (size_t)(end - first) * esize, 0, CF_BLUR_LINE_SLACK * esize);
+}
+
+/* Both passes for rows [y0, y1) in one go, in strips of columns: for each
+ * strip, the horizontal results of the 2 ry + 1 rows an output row needs
+ * sit in a ring of as many rows (row j in slot j % ring), sized to stay in
+ * the core's L2 cache, so they are never written to memory. The rows an
+ * output row reads lie within [y - ry, y + ry] clipped to the plane,
+ * however often the border folds, so the ring holds them all and each
+ * row is computed once per strip and slice (the ry rows above and below a
+ * slice once more by its neighbours). */
 static void fused_rows(void *ctx, int y0, int y1, int slot)
 {
     const blur_job *j = ctx;
@@ -136,33 +162,33 @@ static void fused_rows(void *ctx, int y0, int y1, int slot)
     uint32_t *line = j->lines + (size_t)slot * j->line_len;
     uint8_t *base = (uint8_t *)j->tmp + (size_t)slot * ring * j->tp * esize;
     const void *rows[CF_BLUR_MAX_KSIZE];
-    int next = y0 - r > 0 ? y0 - r : 0; /* the next row to compute */
-    for (int y = y0; y < y1; y++) {
-        for (int last = y + r < h - 1 ? y + r : h - 1; next <= last; next++) {
-            void *out = base + (size_t)(next % ring) * j->tp * esize;
-            if (j->madd) {
-                pad_line16(j, next, (uint16_t *)line);
-                j->fn->h_madd((uint16_t *)line, j->samples, pl->channels, j->wpx, j->rx, out);
-                continue;
+    for (int x0 = 0; x0 < j->samples; x0 += j->strip) {
+        const int n = j->samples - x0 < j->strip ? j->samples - x0 : j->strip;
+        int next = y0 - r > 0 ? y0 - r : 0; /* the next row to compute */
+        for (int y = y0; y < y1; y++) {
+            for (int last = y + r < h - 1 ? y + r : h - 1; next <= last; next++) {
+                void *out = base + (size_t)(next % ring) * j->tp * esize;
+                pad_strip(j, next, x0, n, line);
+                if (j->madd)
+                    j->fn->h_madd((uint16_t *)line, n, pl->channels, j->wpx, j->rx, out);
+                else if (esize == 2)
+                    j->fn->h_line16(line, n, pl->channels, j->wx, j->rx, out);
+                else
+                    j->fn->h_line(line, n, pl->channels, j->wx, j->rx, out);
             }
-            pad_line(j, next, line);
-            if (esize == 2)
-                j->fn->h_line16(line, j->samples, pl->channels, j->wx, j->rx, out);
+            for (int t = 0; t < ring; t++) {
+                int s = cf_border_index(y - r + t, h, pl->border);
+                rows[t] = s < 0 ? (const void *)j->border_row
+                                : base + (size_t)(s % ring) * j->tp * esize;
+            }
+            uint8_t *dst = pl->dst + (size_t)y * pl->dst_pitch + (size_t)x0 * pl->sample_bytes;
+            if (j->madd)
+                j->fn->v_madd((const int16_t *const *)rows, n, j->wpy, r, dst);
+            else if (esize == 2)
+                j->fn->v8_16((const uint16_t *const *)rows, n, j->wy, r, dst);
             else
-                j->fn->h_line(line, j->samples, pl->channels, j->wx, j->rx, out);
+                j->fn->v16((const uint32_t *const *)rows, n, j->wy, r, pl->shift, dst);
         }
-        for (int t = 0; t < ring; t++) {
-            int s = cf_border_index(y - r + t, h, pl->border);
-            rows[t] = s < 0 ? (const void *)j->border_row
-                            : base + (size_t)(s % ring) * j->tp * esize;
-        }
-        uint8_t *dst = pl->dst + (size_t)y * pl->dst_pitch;
-        if (j->madd)
-            j->fn->v_madd((const int16_t *const *)rows, j->samples, j->wpy, r, dst);
-        else if (esize == 2)
-            j->fn->v8_16((const uint16_t *const *)rows, j->samples, j->wy, r, dst);
-        else
-            j->fn->v16((const uint32_t *const *)rows, j->samples, j->wy, r, pl->shift, dst);
     }
 }
 
@@ -213,7 +239,22 @@ static void pair_weights(const uint32_t *w, int n, uint32_t *wp)
 
 /* Bytes of ring rows a thread may keep for the fused passes: most of a
  * core's L2 cache. */
-#define RING_BYTES (4096 * 1024)
+#define RING_BYTES (384 * 1024)
+
+/* RING_BYTES, or CF_CPU_BLUR_RING_BYTES from the environment (read once):
+ * a test knob, so small frames take several strips. */
+static size_t ring_bytes_limit(void)
+{
+    static atomic_size_t cached = 0;
+    size_t v = atomic_load(&cached);
+    if (v == 0) {
+        const char *env = getenv("CF_CPU_BLUR_RING_BYTES");
+        long n = env ? strtol(env, NULL, 10) : 0;
+        v = n >= 1024 ? (size_t)n : RING_BYTES;
+        atomic_store(&cached, v);
+    }
+    return v;
+}
 
 cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                              const cf_blur_plane *pl, cf_scratch *scratch, int threads)
@@ -235,14 +276,26 @@ cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
     const int nslots = cf_parallel_threads(threads), ry = ky->size / 2;
     const size_t line_len =
         align_up(samples + 2 * (size_t)(kx->size / 2) * pl->channels + CF_BLUR_LINE_SLACK, 16);
-    /* Fused passes where a thread's ring fits its cache and its slice (one
-     * a thread) is tall enough that recomputing ry rows at either end of
-     * it costs little; else every row's horizontal pass, then the
-     * vertical one. */
+    /* Fused passes (in strips whose ring of rows fits RING_BYTES) where a
+     * thread's slice (one a thread) is tall enough that recomputing ry
+     * rows at either end of it costs little; else every row's horizontal
+     * pass, then the vertical one. */
     const size_t esize = pl->sample_bytes == 1 ? 2 : 4;
-    const size_t ring_bytes = (size_t)(2 * ry + 1) * tp * esize;
     const int slice_rows = (pl->height + nslots - 1) / nslots;
-    const bool fused = ring_bytes <= RING_BYTES && 4 * ry <= slice_rows;
+    const bool fused = 4 * ry <= slice_rows;
+    size_t strip = ring_bytes_limit() / ((size_t)(2 * ry + 1) * esize) / 64 * 64;
+    if (strip < 64)
+        strip = 64;
+    if (!fused)
+        strip = STRIP_BYTES / (sizeof(uint32_t) * (size_t)ky->size) / 64 * 64;
+    if (strip < 64)
+        strip = 64;
+    if (fused && strip >= samples) {
+        strip = samples;
+    }
+    /* The ring's rows: the strip's width (the whole row when it fits). */
+    const size_t ring_tp = fused ? (strip >= samples ? tp : align_up(strip, 64) + 16) : tp;
+    const size_t ring_bytes = (size_t)(2 * ry + 1) * ring_tp * esize;
     size_t bytes;
     if (!fn)
         bytes = tp * sizeof(uint32_t) * (size_t)pl->height;
@@ -261,7 +314,7 @@ cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
     }
     blur_job j = {
         .fn = fn, .pl = pl, .rx = kx->size / 2, .ry = ry, .samples = (int)samples,
-        .tmp = block, .tp = tp, .line_len = line_len,
+        .tmp = block, .tp = fused ? ring_tp : tp, .line_len = line_len, .strip = (int)strip,
     };
     half_taps(kx, j.wx);
     half_taps(ky, j.wy);
@@ -289,8 +342,6 @@ cf_status cf_blur_plane_fast(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
         cf_parallel_rows(pl->height, threads, slice_rows, fused_rows, &j);
         return CF_OK;
     }
-    size_t strip = STRIP_BYTES / (sizeof(uint32_t) * (size_t)ky->size);
-    j.strip = strip < 64 ? 64 : (int)(strip / 64 * 64);
     /* Rows a slice needs at least: a few kernels' worth of work. */
     int min_rows = (int)(16384 / (samples * (size_t)(kx->size + ky->size) / 2 + 1)) + 1;
     cf_parallel_rows(pl->height, threads, min_rows, h_rows, &j);
