@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "cpu_dispatch.h"
+#include "parallel.h"
 
 /* What kernels/meson.build compiles SIMD code for (CF_SIMD_MAX_LEVEL). */
 #ifndef CF_SIMD_MAX_LEVEL
@@ -127,5 +128,5 @@ int cf_cpu_last_level(void)
 
 int cf_cpu_count(void)
 {
-    return (int)g_get_num_processors();
+    return cf_parallel_threads(0);
 }

@@ -57,19 +57,32 @@ static void helper(gpointer data, gpointer user_data)
     job_unref(data);
 }
 
+/* g_get_num_processors() reads sysfs on every call (glibc's sysconf):
+ * once is enough for the process. */
+static int processors(void)
+{
+    static gint cached = 0;
+    int n = g_atomic_int_get(&cached);
+    if (n == 0) {
+        n = (int)g_get_num_processors();
+        g_atomic_int_set(&cached, n);
+    }
+    return n;
+}
+
 /* One thread fewer than processors: the caller is the last one, so one
  * caller asking for all cores keeps exactly all of them busy, and several
  * callers (pipelines) share the same threads. */
 static gpointer make_pool(gpointer data)
 {
     (void)data;
-    int cores = (int)g_get_num_processors();
+    int cores = processors();
     return g_thread_pool_new(helper, NULL, cores > 1 ? cores - 1 : 1, FALSE, NULL);
 }
 
 int cf_parallel_threads(int threads)
 {
-    int cores = (int)g_get_num_processors();
+    int cores = processors();
     return threads <= 0 || threads > cores ? cores : threads;
 }
 

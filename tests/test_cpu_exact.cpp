@@ -3,7 +3,9 @@
 // time, at 1, 2 and many threads, on random sizes (1x1 up, odd), random
 // pitches and data, random parameters, every border and radii 1..512
 // (sampled), with guard bytes around every plane of source and output.
+#include <memory>
 #include <string>
+#include <thread>
 
 #include "test_utils.h"
 
@@ -258,5 +260,40 @@ TEST(CpuExact, Gray16EveryValue)
             want = got;
         else
             EXPECT_EQ(got, want) << cf_cpu_level_name((cf_cpu_level)l);
+    }
+}
+
+// Several callers at once (pipelines of one process) share the one pool:
+// four threads, each its own blur at all cores on its own frame, give the
+// reference's pixels.
+TEST(CpuExact, ConcurrentCallersShareThePool)
+{
+    std::mt19937 rng(20);
+    LevelGuard keep;
+    const int n = 4;
+    std::vector<std::unique_ptr<cftest::GuardedFrame>> src, dst;
+    std::vector<std::vector<uint8_t>> want(n);
+    std::vector<std::unique_ptr<cftest::Chain>> chains;
+    for (int i = 0; i < n; i++) {
+        src.push_back(std::make_unique<cftest::GuardedFrame>(CF_FORMAT_RGBA, 173 + i, 211, CF_MEMORY_HOST, rng));
+        dst.push_back(std::make_unique<cftest::GuardedFrame>(CF_FORMAT_RGBA, 173 + i, 211, CF_MEMORY_HOST, rng));
+        chains.push_back(std::make_unique<cftest::Chain>("blur=sigma=1.5"));
+        CF_ASSERT_OK(cf_cpu_set_level(CF_CPU_REFERENCE));
+        want[i] = chains[i]->reference(src[i]->frame());
+    }
+    CF_ASSERT_OK(cf_cpu_set_level(cf_cpu_best_level()));
+    std::vector<std::thread> threads;
+    std::vector<int> failures(n, 0);
+    for (int i = 0; i < n; i++)
+        threads.emplace_back([&, i] {
+            for (int rep = 0; rep < 20; rep++)
+                if (cf_filter_run(chains[i]->filters[0], src[i]->frame(), dst[i]->frame(), nullptr) != CF_OK)
+                    failures[i]++;
+        });
+    for (auto &t : threads) t.join();
+    for (int i = 0; i < n; i++) {
+        EXPECT_EQ(failures[i], 0);
+        EXPECT_EQ(cftest::packed_pixels(*dst[i]->frame()), want[i]) << "caller " << i;
+        EXPECT_EQ(dst[i]->damaged_guard_bytes(), 0u);
     }
 }
