@@ -28,6 +28,63 @@ static const void *const levels[CF_CPU_LEVELS] = {
 #endif
 };
 
+/* The 16-bit form of cf_gray_expand for one span (gray_cpu_simd.h,
+ * luma_mulhi): y = (min((t << k) + c, 65535) * a) >> (16 + m). */
+typedef struct mulhi_form {
+    int k, m;
+    uint16_t a, c;
+} mulhi_form;
+
+static bool mulhi_exact(int span, mulhi_form f)
+{
+    for (int t = 0; t <= span; t++) {
+        uint32_t x = ((uint32_t)t << f.k) + f.c;
+        x = x > 65535 ? 65535 : x;
+        if ((x * f.a) >> (16 + f.m) != cf_gray_expand(t, 0, span))
+            return false;
+    }
+    return true;
+}
+
+/* Looks for a form near y = 255 t / span + 1/2 (a about 255 / span *
+ * 2^(16 + m - k), c about 2^(15 + m) / a), each candidate checked on every
+ * t in [0, span]; a == 0 when none is exact. A few thousand candidates at
+ * most, once per span (the last four kept). */
+static mulhi_form find_mulhi(int span)
+{
+    static _Atomic uint64_t cache[4]; /* span << 40 | k << 36 | m << 32 | a << 16 | c, + 1 */
+    static atomic_int next;
+    for (int i = 0; i < 4; i++) {
+        uint64_t e = cache[i];
+        if (e && (int)((e - 1) >> 40) == span)
+            return (mulhi_form){ (int)((e - 1) >> 36 & 15), (int)((e - 1) >> 32 & 15),
+                                 (uint16_t)((e - 1) >> 16), (uint16_t)(e - 1) };
+    }
+    mulhi_form found = { 0, 0, 0, 0 };
+    for (int k = 8; k >= 0 && !found.a; k--) {
+        if (span > 0 && (span << k) > 65535 && k > 0)
+            continue;
+        for (int m = 0; m <= 8 && !found.a; m++) {
+            double a0 = 255.0 / span * (double)(1 << (16 + m)) / (double)(1 << k);
+            for (int da = -2; da <= 2 && !found.a; da++) {
+                long a = (long)a0 + da;
+                if (a <= 0 || a > 65535)
+                    continue;
+                long c0 = (long)((double)(1 << (15 + m)) / (double)a);
+                for (long c = c0 - 40; c <= c0 + 40 && !found.a; c++) {
+                    mulhi_form f = { k, m, (uint16_t)a, (uint16_t)c };
+                    if (c >= 0 && c <= 65535 && mulhi_exact(span, f))
+                        found = f;
+                }
+            }
+        }
+    }
+    cache[atomic_fetch_add(&next, 1) & 3] = ((uint64_t)span << 40 | (uint64_t)found.k << 36 |
+                                             (uint64_t)found.m << 32 | (uint64_t)found.a << 16 |
+                                             found.c) + 1;
+    return found;
+}
+
 typedef struct gray_job {
     const cf_gray_simd *fn;
     const cf_gray_plan *plan;
@@ -36,6 +93,7 @@ typedef struct gray_job {
     const cf_format_info *info;
     int32_t w[3]; /* weights of pixel bytes 0, 1, 2 */
     uint32_t mul24; /* luma16's: the plan's, or mul24_checked */
+    mulhi_form mulhi; /* luma_mulhi's, a == 0: none */
 } gray_job;
 
 static void rgb_rows(void *ctx, int y0, int y1, int slot)
@@ -70,6 +128,9 @@ static void luma_rows(void *ctx, int y0, int y1, int slot)
         uint8_t *d = j->dst->data[0] + (size_t)y * j->dst->pitch[0];
         if (p->sample_bytes == 1 && p->lo == 0 && p->span == 255)
             memcpy(d, s, (size_t)j->src->width); /* full range 8-bit: the identity */
+        else if (j->mulhi.a)
+            j->fn->luma_mulhi(s, j->src->width, p->sample_bytes, p->shift, p->lo, p->span,
+                              j->mulhi.k, j->mulhi.m, j->mulhi.a, j->mulhi.c, d);
         else if (p->sample_bytes == 1)
             j->fn->luma8(s, j->src->width, p->lo, p->span, p->mul24, d);
         else
@@ -145,9 +206,11 @@ cf_status cf_gray_fast(const cf_gray_plan *plan, const cf_frame *src, cf_frame *
     cf_cpu_note_ran(level);
     if (!fn)
         return cf_gray_cpu(plan, src, dst);
-    gray_job j = { fn, plan, src, dst, info, { 0 }, plan->mul24 };
+    gray_job j = { fn, plan, src, dst, info, { 0 }, plan->mul24, { 0, 0, 0, 0 } };
     if (!plan->from_rgb && plan->sample_bytes == 2 && !j.mul24)
         j.mul24 = mul24_checked(plan->span);
+    if (!plan->from_rgb && !plan->keep_format && fn->luma_mulhi && plan->span <= 65535)
+        j.mulhi = find_mulhi(plan->span);
     size_t row = cf_format_plane_row_bytes(src->format, 0, src->width);
     if (plan->from_rgb) {
         j.w[info->r_offset] = plan->w.r;

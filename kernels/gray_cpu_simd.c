@@ -134,4 +134,47 @@ static void luma16(const uint8_t *s, int n, int shift, int lo, int span, uint32_
     }
 }
 
-const cf_gray_simd CF_SIMD_NAME(cf_gray_simd) = { rgb, rgb_keep, luma8, luma16 };
+#if defined(__x86_64__) && CF_SIMD_LEVEL >= 2
+static void luma_mulhi(const uint8_t *s, int n, int sample_bytes, int shift, int lo, int span,
+                       int k, int m, uint16_t a, uint16_t c, uint8_t *d)
+{
+    int x = 0;
+#if CF_SIMD_LEVEL >= 3
+    const __m512i vlo = _mm512_set1_epi16((short)lo), vspan = _mm512_set1_epi16((short)span),
+                  vc = _mm512_set1_epi16((short)c), va = _mm512_set1_epi16((short)a);
+    const __m128i sh = _mm_cvtsi32_si128(shift), sk = _mm_cvtsi32_si128(k),
+                  sm = _mm_cvtsi32_si128(m);
+    for (; x + 32 <= n; x += 32) {
+        __m512i v = sample_bytes == 1
+                        ? _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s + x)))
+                        : _mm512_srl_epi16(_mm512_loadu_si512((const void *)(s + 2 * (size_t)x)), sh);
+        __m512i t = _mm512_min_epu16(_mm512_subs_epu16(v, vlo), vspan);
+        __m512i y = _mm512_srl_epi16(_mm512_mulhi_epu16(_mm512_adds_epu16(_mm512_sll_epi16(t, sk), vc), va), sm);
+        _mm256_storeu_si256((__m256i *)(void *)(d + x), _mm512_cvtepi16_epi8(y));
+    }
+#else
+    const __m256i vlo = _mm256_set1_epi16((short)lo), vspan = _mm256_set1_epi16((short)span),
+                  vc = _mm256_set1_epi16((short)c), va = _mm256_set1_epi16((short)a);
+    const __m128i sh = _mm_cvtsi32_si128(shift), sk = _mm_cvtsi32_si128(k),
+                  sm = _mm_cvtsi32_si128(m);
+    for (; x + 16 <= n; x += 16) {
+        __m256i v = sample_bytes == 1
+                        ? _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(s + x)))
+                        : _mm256_srl_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s + 2 * (size_t)x)), sh);
+        __m256i t = _mm256_min_epu16(_mm256_subs_epu16(v, vlo), vspan);
+        __m256i y = _mm256_srl_epi16(_mm256_mulhi_epu16(_mm256_adds_epu16(_mm256_sll_epi16(t, sk), vc), va), sm);
+        __m256i b = _mm256_permute4x64_epi64(_mm256_packus_epi16(y, y), 0xd8);
+        _mm_storeu_si128((__m128i *)(void *)(d + x), _mm256_castsi256_si128(b));
+    }
+#endif
+    for (; x < n; x++) {
+        int v = sample_bytes == 1 ? s[x] : (s[2 * x] | s[2 * x + 1] << 8) >> shift;
+        d[x] = cf_gray_expand(v, lo, span);
+    }
+}
+#define LUMA_MULHI luma_mulhi
+#else
+#define LUMA_MULHI NULL
+#endif
+
+const cf_gray_simd CF_SIMD_NAME(cf_gray_simd) = { rgb, rgb_keep, luma8, luma16, LUMA_MULHI };

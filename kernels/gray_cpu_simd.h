@@ -22,6 +22,13 @@ typedef struct cf_gray_simd {
      * through mul24 when it is not 0, else cf_gray_expand_magic. */
     void (*luma16)(const uint8_t *s, int n, int shift, int lo, int span, uint32_t mul24,
                    uint32_t magic, int magic_shift, uint8_t *d);
+    /* Luma of 8-bit (sample_bytes 1) or 16-bit samples in 16-bit lanes,
+     * where the level has it (NULL otherwise): t = v - lo clamped to
+     * [0, span], then y = (min((t << k) + c, 65535) * a) >> (16 + m), a
+     * form gray_cpu_fast.c finds per span and checks against
+     * cf_gray_expand for every t. The tail goes through cf_gray_expand. */
+    void (*luma_mulhi)(const uint8_t *s, int n, int sample_bytes, int shift, int lo, int span,
+                       int k, int m, uint16_t a, uint16_t c, uint8_t *d);
 } cf_gray_simd;
 
 extern const cf_gray_simd cf_gray_simd_baseline, cf_gray_simd_avx2, cf_gray_simd_avx512;
