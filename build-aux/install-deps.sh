@@ -7,7 +7,7 @@ set -eu
 packages="meson ninja-build pkg-config gcc g++ python3 libglib2.0-dev
  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
  gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
- gstreamer1.0-plugins-bad gstreamer1.0-libav libgtest-dev opencv-doc
+ gstreamer1.0-plugins-bad gstreamer1.0-libav libgtest-dev opencv-doc libopencv-dev
  libavformat-dev libavcodec-dev libavutil-dev libswscale-dev ffmpeg libjson-glib-dev locales"
 missing=""
 for p in $packages; do

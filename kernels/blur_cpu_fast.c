@@ -1,11 +1,15 @@
 /* cudafilters blur: the optimized CPU blur (blur_cpu_fast.h). The passes
- * are blur.h's, in the reference's order: every row's horizontal pass into
- * 32-bit results (slices of rows on the pool), then the vertical pass
- * (slices of rows again, each in strips of columns narrow enough that the
- * kernel's rows of a strip stay in the core's L2 cache). Borders are
- * resolved outside the inner loops: a row is widened into a padded line
- * with its border samples in place, and the vertical pass reads row
- * pointers (the folded row, or a row of the constant border). */
+ * are blur.h's, bit for bit. Usually fused (fused_rows): each thread takes
+ * a slice of rows and, strip of columns by strip, keeps the horizontal
+ * results of the rows its next output row needs in a ring that stays in
+ * its L2 cache (16-bit results for 8-bit samples, and 16-bit multiply-adds
+ * where the level has them and the taps allow). Frames too short for a
+ * slice a thread several kernel radii tall go the reference's way: every
+ * row's horizontal pass into 32-bit results, then the vertical pass in
+ * strips of columns. Borders are resolved outside the inner loops: a row
+ * is widened into a padded line with its border samples in place, and the
+ * vertical pass reads row pointers (the folded row, or a row of the
+ * constant border). */
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
