@@ -8,8 +8,8 @@
 //   cf-cpu-bench [--threads 1,2,0] [--sizes 1080p,4k] [--sigmas 1,2,8,32]
 //                [--min-time 0.3] [--what gray,blur]
 //
-// Each case: one warm-up run, then runs until --min-time seconds and at
-// least 3 runs; the median. Frames rotate through 3 sources and 3
+// Each case: one warm-up run of each, then ours and OpenCV's in turn
+// until 2 x --min-time seconds and at least 5 runs each; the medians. Frames rotate through 3 sources and 3
 // outputs (a 4K RGBA frame set is 200 MB, past every cache), random data.
 // Prints one Markdown table row a case. 0 threads: all cores.
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <utility>
 #include <random>
 #include <sstream>
 #include <string>
@@ -38,20 +39,32 @@ double now()
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Median milliseconds of fn(i) (i: the run's index, for rotating frames).
-double time_ms(const std::function<void(int)> &fn, double min_time)
+// Median milliseconds of a(i) and of b(i) (i: the run's index, for
+// rotating frames), run in pairs (a b, b a, a b, ...) so that what else
+// the machine does at the time weighs on both alike.
+std::pair<double, double> time_pair(const std::function<void(int)> &a,
+                                    const std::function<void(int)> &b, double min_time)
 {
-    fn(0);
-    std::vector<double> t;
+    a(0);
+    b(0);
+    std::vector<double> ta, tb;
     double start = now();
-    for (int i = 1; (int)t.size() < 3 || now() - start < min_time; i++) {
+    for (int i = 1; (int)ta.size() < 5 || now() - start < 2 * min_time; i++) {
+        // Every other run the other goes first: the second of a pair
+        // finds the source the first read still partly in the caches.
+        const auto &first = i % 2 ? a : b, &second = i % 2 ? b : a;
         double t0 = now();
-        fn(i);
-        t.push_back((now() - t0) * 1e3);
-        if (t.size() >= 200) break;
+        first(i);
+        double t1 = now();
+        second(i);
+        double t2 = now();
+        ta.push_back((i % 2 ? t1 - t0 : t2 - t1) * 1e3);
+        tb.push_back((i % 2 ? t2 - t1 : t1 - t0) * 1e3);
+        if (ta.size() >= 200) break;
     }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    std::sort(ta.begin(), ta.end());
+    std::sort(tb.begin(), tb.end());
+    return { ta[ta.size() / 2], tb[tb.size() / 2] };
 }
 
 std::vector<std::string> split(const std::string &s)
@@ -171,8 +184,8 @@ void gray_cases(const Options &o, const char *size, int w, int h, std::mt19937 &
         for (int threads : o.threads) {
             cf_filter_set_cpu_threads(f, threads);
             cv::setNumThreads(threads ? threads : cf_cpu_count());
-            double ours = time_ms([&](int i) { run_ours(f, fr, i); }, o.min_time);
-            double cv = time_ms(
+            auto [ours, cv] = time_pair(
+                [&](int i) { run_ours(f, fr, i); },
                 [&](int i) {
                     const cf_frame &s = fr.src[i % 3];
                     cv::Mat out = Frames::mat(fr.dst[i % 3], 0, CV_8UC1);
@@ -206,8 +219,8 @@ void blur_cases(const Options &o, const char *size, int w, int h, std::mt19937 &
             for (int threads : o.threads) {
                 cf_filter_set_cpu_threads(f, threads);
                 cv::setNumThreads(threads ? threads : cf_cpu_count());
-                double ours = time_ms([&](int i) { run_ours(f, fr, i); }, o.min_time);
-                double cv = time_ms(
+                auto [ours, cv] = time_pair(
+                    [&](int i) { run_ours(f, fr, i); },
                     [&](int i) {
                         const cf_frame &s = fr.src[i % 3], &d = fr.dst[i % 3];
                         const cf_format_info *info = cf_format_get_info(fmt);
