@@ -51,6 +51,9 @@ typedef struct cf_scratch {
     void *ptr;
     size_t size;      /* bytes */
     cf_memory memory; /* CF_MEMORY_HOST or CF_MEMORY_DEVICE */
+    /* The filter's own mark of what the block holds (scale: the plan whose
+     * tables it has uploaded); 0 whenever the block is new. */
+    unsigned long long tag;
 } cf_scratch;
 
 /* Returns in *ptr at least `bytes` bytes of `memory` (host or device),
@@ -60,7 +63,7 @@ typedef struct cf_scratch {
 cf_status cf_scratch_reserve(cf_scratch *scratch, size_t bytes, cf_memory memory, void **ptr);
 void cf_scratch_release(cf_scratch *scratch);
 
-#define CF_MAX_OUTPUT_FORMATS 4
+#define CF_MAX_OUTPUT_FORMATS 12 /* convert: every format */
 
 /* What a filter implements; the front-end code in filter.c checks
  * arguments once and then calls these. `values` holds one double per
@@ -71,6 +74,10 @@ struct cf_filter_impl {
     /* Output formats for an accepted input format, preferred first, into
      * out[0 .. CF_MAX_OUTPUT_FORMATS-1]; returns how many (>= 1). */
     int (*output_formats)(const double *values, cf_format input, cf_format *out);
+    /* CF_FILTER_RESIZES filters: the proposed output size for an input of
+     * width x height (NULL: the input's). */
+    void (*output_size)(const double *values, int width, int height, int *out_width,
+                        int *out_height);
     /* True if input -> output leaves every pixel as it is (NULL: never). */
     bool (*is_identity)(const double *values, cf_format input, cf_format output);
     /* Bytes of the filter's plan: what it derives once from its parameters
@@ -81,6 +88,9 @@ struct cf_filter_impl {
      * (already checked against the descriptor). Host code only. */
     cf_status (*make_plan)(const double *values, const cf_frame *src, const cf_frame *dst,
                            void *plan);
+    /* Frees what make_plan allocated (NULL: nothing); called before a plan
+     * is remade and when the instance is freed, on a zeroed plan too. */
+    void (*free_plan)(void *plan);
     /* CPU reference; defines the result. Frames are host memory. */
     cf_status (*run_cpu)(const void *plan, const cf_frame *src, cf_frame *dst,
                          cf_scratch *scratch);
