@@ -149,6 +149,14 @@ cf_format cli_vf_output(const cli_vf *vf)
     return vf->n ? vf->out[vf->n - 1] : vf->in;
 }
 
+void cli_vf_output_size(const cli_vf *vf, int w, int h, int *ow, int *oh)
+{
+    for (int i = 0; i < vf->n; i++) /* sizes >= 1 in, so this cannot fail */
+        (void)cf_filter_get_output_size(cf_chain_get(vf->chain, i), w, h, &w, &h);
+    *ow = w;
+    *oh = h;
+}
+
 /* ---- running ----------------------------------------------------------- */
 
 static void drop_job(void *token, void *user_data)
@@ -223,8 +231,11 @@ int cli_vf_submit(cli_vf *vf, AVFrame *in, cli_err *err)
     else if (!cli_frame_wrap(in, vf->in, dev ? CF_MEMORY_DEVICE : CF_MEMORY_HOST, vf->device, &src))
         ret = cli_fail(err, AVERROR(EINVAL), "frame %dx%d cannot be wrapped as %s", in->width,
                        in->height, cf_format_name(vf->in));
-    else if (vf->gpu && vf->hw_frames)
-        ret = hw_output(vf, job, in->width, in->height, &dst, err);
+    else if (vf->gpu && vf->hw_frames) {
+        int ow, oh;
+        cli_vf_output_size(vf, in->width, in->height, &ow, &oh);
+        ret = hw_output(vf, job, ow, oh, &dst, err);
+    }
     /* A decoded CUDA frame is written by FFmpeg's copies on its stream: the
      * filters' GPU work waits for them there, not here. */
     if (ret == 0 && dev && cf_event_record(vf->decoded, vf->decoder_stream) != CF_OK)

@@ -101,6 +101,10 @@ int cli_vf_run(cli_vf *vf, AVFrame *in, AVFrame **out, cli_err *err);
 /* The chain's final format (the input's when the chain is empty). */
 cf_format cli_vf_output(const cli_vf *vf);
 
+/* The size the chain makes of a w x h frame (a scale changes it), in
+ * *ow x *oh; w x h for an empty chain. */
+void cli_vf_output_size(const cli_vf *vf, int w, int h, int *ow, int *oh);
+
 /* Frees the chain, the scheduler (dropping frames still in flight) and the
  * event, in the current CUDA context. */
 void cli_vf_free(cli_vf *vf);
