@@ -143,3 +143,25 @@ TEST(GpuScale, VideoSizesAndPlanChanges)
     compare("scale=w=640:h=360:method=area", CF_FORMAT_RGB, 1920, 1080, rng); // 3x
     compare("scale=w=1:h=1:method=area", CF_FORMAT_GRAY8, 3000, 7, rng);      // 3000 taps
 }
+
+// Every convert pair and every scale format and method once, small, plus
+// the hot shapes once: a short sweep for compute-sanitizer (memcheck).
+TEST(GpuConvertScale, CompactSweepForSanitizers)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(90);
+    for (int a = 0; a < 12; a++)
+        for (int b = 0; b < 12; b++)
+            compare(std::string("convert=format=") + kChoice[b] +
+                        (rng() % 2 ? ":chroma-site=center" : "") +
+                        (rng() % 2 ? ":chroma-filter=nearest" : ""),
+                    kAll[a], pick(rng, 1, 23), pick(rng, 1, 9), rng);
+    for (cf_format fmt : kAll)
+        for (const char *m : { "nearest", "bilinear", "bicubic", "area", "lanczos" })
+            compare(std::string("scale=method=") + m + ":w=" + std::to_string(pick(rng, 1, 40)) +
+                        ":h=" + std::to_string(pick(rng, 1, 20)),
+                    fmt, pick(rng, 1, 50), pick(rng, 1, 20), rng);
+    compare("convert=format=rgba:matrix=bt709", CF_FORMAT_NV12, 1920, 1080, rng);
+    compare("convert=format=nv12:matrix=bt709", CF_FORMAT_RGBA, 1920, 1080, rng);
+    compare("scale=w=960:h=540:method=area", CF_FORMAT_NV12, 1920, 1080, rng);
+}
