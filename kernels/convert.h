@@ -384,6 +384,13 @@ cf_convert_plan cf_convert_make_plan(cf_format src, cf_format dst, int matrix, i
                                      int site, int filter, int alpha);
 cf_convert_planes cf_convert_planes_of(const cf_frame *f);
 cf_status cf_convert_cpu(const cf_convert_plan *plan, const cf_frame *src, cf_frame *dst);
+/* The reference in pieces, for a threaded CPU version (slices of rows on
+ * the process pool): the output is a list of cf_convert_rows() rows (pixel
+ * rows; for 4:2:0 output, rows of chroma samples with their two luma rows),
+ * independent of each other; cf_convert_cpu_rows() writes rows [r0, r1). */
+int cf_convert_rows(const cf_convert_plan *plan, int height);
+void cf_convert_cpu_rows(const cf_convert_plan *plan, const cf_frame *src, cf_frame *dst, int r0,
+                         int r1);
 cf_status cf_convert_cuda(const cf_convert_plan *plan, const cf_frame *src, cf_frame *dst,
                           cf_stream stream);
 #ifdef __cplusplus

@@ -150,6 +150,13 @@ cf_status cf_scale_make_plan(cf_scale_plan *plan, int method, const cf_frame *sr
                              int crop_h);
 void cf_scale_free_plan(cf_scale_plan *plan);
 cf_status cf_scale_cpu(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst);
+/* The reference in pieces, for a threaded CPU version (slices of rows on
+ * the process pool): the output rows of every plane as one list of
+ * cf_scale_rows() rows, each independent; cf_scale_cpu_rows() writes rows
+ * [r0, r1) of it. */
+int cf_scale_rows(const cf_scale_plan *plan);
+void cf_scale_cpu_rows(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst, int r0,
+                       int r1);
 cf_status cf_scale_cuda(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst,
                         cf_stream stream, cf_scratch *scratch);
 #ifdef __cplusplus
