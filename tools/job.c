@@ -250,6 +250,7 @@ static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
         }
         bool ok = false;
         s->vf_in = cli_format_from_av(sw, NULL) != CF_FORMAT_UNKNOWN ? sw : cli_format_nearest(sw);
+        cli_vf_set_colour(&s->vf, first);
         final = cli_vf_plan(&s->vf, cli_format_from_av(s->vf_in, NULL),
                             cli_frame_full_range(first, sw), accepted, n_acc, &ok, &s->job->err);
         if (final == CF_FORMAT_UNKNOWN)

@@ -28,10 +28,13 @@ int cli_vf_init(cli_vf *vf, const char *desc, cli_err *err)
     for (int i = 0; i < vf->n; i++) {
         cf_filter *f = cf_chain_get(vf->chain, i);
         const cf_filter_desc *d = cf_filter_get_desc(f);
-        for (int p = 0; p < d->n_params; p++)
+        for (int p = 0; p < d->n_params; p++) {
             if (d->params[p].role == CF_PARAM_ROLE_COLOR_RANGE &&
                 cf_filter_param_is_set(f, d->params[p].name))
                 vf->user_range[i] = true;
+            if (cf_filter_param_is_set(f, d->params[p].name))
+                vf->user_roles[i] |= 1u << d->params[p].role;
+        }
     }
     return 0;
 }
@@ -97,6 +100,28 @@ static void search_from(search *s, int step, cf_format f)
     for (int j = 0; j < k && j < 8; j++) {
         s->path[step] = outs[j];
         search_from(s, step + 1, outs[j]);
+    }
+}
+
+void cli_vf_set_colour(cli_vf *vf, const AVFrame *frame)
+{
+    const char *matrix = frame->colorspace == AVCOL_SPC_BT709 ? "bt709"
+                         : frame->colorspace == AVCOL_SPC_BT2020_NCL ||
+                                   frame->colorspace == AVCOL_SPC_BT2020_CL
+                             ? "bt2020"
+                             : "bt601";
+    const char *site = frame->chroma_location == AVCHROMA_LOC_CENTER ? "center" : "left";
+    for (int i = 0; i < vf->n; i++) {
+        cf_filter *f = cf_chain_get(vf->chain, i);
+        const cf_filter_desc *d = cf_filter_get_desc(f);
+        for (int p = 0; p < d->n_params; p++) {
+            cf_param_role role = d->params[p].role;
+            const char *value = role == CF_PARAM_ROLE_COLOR_MATRIX  ? matrix
+                                : role == CF_PARAM_ROLE_CHROMA_SITE ? site
+                                                                    : NULL;
+            if (value && !(vf->user_roles[i] & (1u << role)))
+                (void)cf_filter_set_string(f, d->params[p].name, value); /* a choice of its enum */
+        }
     }
 }
 

@@ -35,6 +35,7 @@ typedef struct cli_vf {
     cf_format in;                /* planned input format */
     cf_format out[CLI_VF_MAX];   /* planned output format of each filter */
     bool user_range[CLI_VF_MAX]; /* --vf gave the filter's range itself */
+    unsigned user_roles[CLI_VF_MAX]; /* bit 1 << cf_param_role: --vf gave that parameter */
     bool gpu;                    /* run on device `device` */
     int device;
     cf_stream decoder_stream;    /* FFmpeg's stream, whose copies the GPU work waits for */
@@ -67,6 +68,13 @@ void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream decoder_stream);
  * the final format is in `accepted`. */
 cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format *accepted,
                       int n_accepted, bool *is_accepted, cli_err *err);
+
+/* Sets the parameters that describe the stream's colour (matrix:
+ * CF_PARAM_ROLE_COLOR_MATRIX, from frame->colorspace: BT.709, BT.2020, else
+ * BT.601; 4:2:0 siting: CF_PARAM_ROLE_CHROMA_SITE, from
+ * frame->chroma_location: centre for AVCHROMA_LOC_CENTER, else MPEG-2's
+ * left) wherever --vf did not give them. Call before cli_vf_plan(). */
+void cli_vf_set_colour(cli_vf *vf, const AVFrame *frame);
 
 /* Makes the scheduler for the planned chain, with `depth` frames in flight
  * (0: the scheduler's default), replacing one made before (whose frames must
