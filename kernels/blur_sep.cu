@@ -183,7 +183,7 @@ sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict
     cf_pdl_begin();
     using VAcc = typename SepTypes<T>::VAcc;
     constexpr int VC = SepTypes<T>::VC;
-    extern __shared__ const uint32_t *rows[]; // input row y0 - R - kChunk + k
+    extern __shared__ const uint32_t *rows[]; // input row y0 - R - kChunk + k, column 0
     const int R = taps.r, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     const int n_rows = kColRows + 2 * R + 2 * kChunk;
     const size_t tp = tmp_pitch / sizeof(uint32_t);
@@ -196,7 +196,7 @@ sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict
         const int y0 = ty * kColRows;
         for (int k = tid; k < n_rows; k += 32 * kColWarps) {
             const int sy = cf_border_index(y0 - R - kChunk + k, height, border);
-            rows[k] = tmp + (size_t)(sy < 0 ? height : sy) * tp + xl;
+            rows[k] = tmp + (size_t)(sy < 0 ? height : sy) * tp;
         }
         __syncthreads();
         VAcc acc[kOut][VC];
@@ -206,10 +206,10 @@ sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict
             for (int v = 0; v < VC; v++) acc[o][v] = 0;
         auto load = [&](int k, uint32_t *v) {
             if constexpr (VC == 4) {
-                const uint4 q = __ldg(reinterpret_cast<const uint4 *>(rows[k]));
+                const uint4 q = __ldg(reinterpret_cast<const uint4 *>(rows[k] + xl));
                 v[0] = q.x, v[1] = q.y, v[2 % VC] = q.z, v[3 % VC] = q.w;
             } else {
-                const uint2 q = __ldg(reinterpret_cast<const uint2 *>(rows[k]));
+                const uint2 q = __ldg(reinterpret_cast<const uint2 *>(rows[k] + xl));
                 v[0] = q.x, v[1] = q.y;
             }
         };

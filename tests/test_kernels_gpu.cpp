@@ -236,11 +236,12 @@ std::string random_blur(std::mt19937 &rng, int max_r, int depth)
     // Taps per direction: round(6 sigma + 1) | 1 (8-bit), round(8 sigma +
     // 1) | 1 (16-bit): radius about 3 sigma or 4 sigma.
     const double per_r = depth == 8 ? 3.0 : 4.0;
-    auto sigma_for = [&](int r) { return std::max(0.05, (r - 0.4) / per_r); };
+    // (The element's sigma stops at 128: larger radii by kernel-size.)
+    auto sigma_for = [&](int r) { return std::min(128.0, std::max(0.05, (r - 0.4) / per_r)); };
     const int r = std::uniform_int_distribution<int>(1, max_r)(rng);
     std::string text = "blur=border=" + std::string(kBorders[rng() % 4]) +
                        ":border-value=" + std::to_string(rng() % 1100);
-    if (rng() % 4 == 0)
+    if (rng() % 4 == 0 || r > 128 * per_r)
         return text + ":sigma=" + std::to_string(sigma_for(r)) +
                ":kernel-size=" + std::to_string(2 * r + 1);
     text += ":sigma=" + std::to_string(sigma_for(r));
