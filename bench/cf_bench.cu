@@ -332,7 +332,8 @@ double blur_op_floor(int method, int kx, int ky, double samples, const Ceilings 
 }
 
 // time_filter, but a run that fails (a forced method that does not take
-// the frame) returns false instead of stopping cf-bench.
+// the frame; any other failure also prints a row saying so) returns false
+// instead of stopping cf-bench.
 bool time_filter_or_fail(const char *chain_text, cf_format in, cf_format out, int w, int h,
                          Timing *t)
 {
@@ -349,12 +350,17 @@ bool time_filter_or_fail(const char *chain_text, cf_format in, cf_format out, in
     cf_frame_free(&a);
     cf_frame_free(&b);
     CHECK(cudaDeviceSynchronize());
+    bool failed = false;
     if (ok)
         *t = time_on_frames(in, out, w, h, [&](const cf_frame &x, cf_frame &y) {
-            CF_CHECK(cf_filter_run(f, &x, &y, nullptr));
+            if (!failed && cf_filter_run(f, &x, &y, nullptr) != CF_OK) {
+                failed = true;
+                std::printf("| %s %dx%d failed: %s | | | | | | | |\n", chain_text, w, h,
+                            cf_last_error());
+            }
         });
     cf_chain_free(&chain);
-    return ok;
+    return ok && !failed;
 }
 
 } // namespace
