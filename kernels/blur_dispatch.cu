@@ -10,11 +10,10 @@
 namespace {
 
 /* The dispatch table, first row that takes the frame wins: the register
- * method for 8-bit frames whose larger radius is at most max_radius (past
- * it the two-pass method's paired taps cost less than a register tile's
- * apron and its unpaired taps: cf-bench's forced-method rows, H200,
- * bench/results/2026-12-01-h200-s15-17-*), else the two-pass method,
- * which takes every frame the element accepts. */
+ * method for 8-bit frames whose larger radius is at most max_radius (where
+ * both take a frame it is 2.2x to 10x faster than the two-pass method:
+ * cf-bench --methods, H200, bench/results/2026-12-01-h200-s15-17-*), else
+ * the two-pass method, which takes every frame the element accepts. */
 struct Row {
     cf_blur_method method;
     int max_radius;
