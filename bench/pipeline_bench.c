@@ -10,10 +10,11 @@
  * registers factories named cudaupload and cudadownload too.
  *
  *   cf-pipeline-bench [--width W] [--height H] [--frames N] [--warmup N]
- *                     [--pool-buffers N]
+ *                     [--pool-buffers N] [--sweep] [--thread-cpu]
  *
  * Exit status: 0 when every available pipeline ran, 1 otherwise. */
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,7 +36,7 @@ static gboolean skipped_no_gpu; /* no GPU and no --allow-cpu: exit 77 */
 
 static gint opt_width = 3840, opt_height = 2160, opt_frames = 600, opt_warmup = 60,
     opt_pool_buffers = 8;
-static gboolean opt_sweep;
+static gboolean opt_sweep, opt_thread_cpu;
 
 static GOptionEntry entries[] = {
   {"width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Frame width in pixels (3840)", "W"},
@@ -46,6 +47,8 @@ static GOptionEntry entries[] = {
       "Buffers in the source pool, which bounds frames in flight (8)", "N"},
   {"sweep", 0, 0, G_OPTION_ARG_NONE, &opt_sweep,
       "Also run (a2) and (p2) with frames-in-flight 1, 2, 3, 4, 6 and 8 on every element", NULL},
+  {"thread-cpu", 0, 0, G_OPTION_ARG_NONE, &opt_thread_cpu,
+      "Also list each case's host CPU by thread (cores, from /proc/self/task/*/schedstat)", NULL},
   {"allow-cpu", 0, 0, G_OPTION_ARG_NONE, &opt_allow_cpu,
       "Run without a GPU, on the filters' CPU reference (a smoke test: the numbers mean nothing)",
       NULL},
@@ -71,6 +74,7 @@ typedef struct
   gdouble seconds, cpu_seconds; /* over the timed frames */
   gdouble rss_growth_mib;       /* host resident memory, last frame minus first timed */
   gdouble gpu_growth_mib;       /* device memory in use, the same; NAN without a GPU */
+  gchar *threads;               /* --thread-cpu: "name cores, ..." busiest first, or NULL */
 } BenchResult;
 
 /* Shared with the streaming threads (probe and bus sync handler). */
@@ -84,7 +88,87 @@ typedef struct
   struct rusage start_ru, stop_ru;
   glong start_rss_kib, stop_rss_kib;
   gint64 start_gpu_free, stop_gpu_free; /* bytes; -1 without a GPU */
+  GHashTable *start_threads, *stop_threads; /* --thread-cpu: thread id -> ThreadCpu */
 } RunState;
+
+/* One thread's name and CPU time so far. */
+typedef struct
+{
+  gchar name[32];
+  guint64 ns;                   /* on-CPU time, nanoseconds */
+} ThreadCpu;
+
+/* Every thread of this process: thread id -> ThreadCpu (schedstat's first
+ * field is the on-CPU time in ns; comm is the name GStreamer gives its
+ * tasks, "element:pad"). NULL when /proc cannot be read. */
+static GHashTable *
+thread_cpu_snapshot (void)
+{
+  GDir *dir = g_dir_open ("/proc/self/task", 0, NULL);
+  GHashTable *t;
+  const gchar *tid;
+
+  if (!dir)
+    return NULL;
+  t = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  while ((tid = g_dir_read_name (dir))) {
+    gchar *path = g_strdup_printf ("/proc/self/task/%s/schedstat", tid), *text = NULL;
+    ThreadCpu *c = g_new0 (ThreadCpu, 1);
+    if (g_file_get_contents (path, &text, NULL, NULL))
+      c->ns = g_ascii_strtoull (text, NULL, 10);
+    g_free (text);
+    g_free (path);
+    path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
+    if (g_file_get_contents (path, &text, NULL, NULL)) {
+      g_strlcpy (c->name, g_strstrip (text), sizeof c->name);
+      g_free (text);
+    }
+    g_free (path);
+    g_hash_table_insert (t, GINT_TO_POINTER (atoi (tid)), c);
+  }
+  g_dir_close (dir);
+  return t;
+}
+
+static gint
+by_cores_desc (gconstpointer a, gconstpointer b)
+{
+  const ThreadCpu *x = a, *y = b;
+  return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+/* "name cores, ..." for the threads that ran between the two snapshots,
+ * busiest first, over @seconds of wall clock; NULL without both. */
+static gchar *
+thread_cpu_summary (GHashTable * start, GHashTable * stop, gdouble seconds)
+{
+  GHashTableIter it;
+  gpointer key, value;
+  GArray *rows;
+  GString *out;
+
+  if (!start || !stop || !(seconds > 0))
+    return NULL;
+  rows = g_array_new (FALSE, TRUE, sizeof (ThreadCpu));
+  g_hash_table_iter_init (&it, stop);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    ThreadCpu row = *(ThreadCpu *) value;
+    const ThreadCpu *before = g_hash_table_lookup (start, key);
+    row.ns -= before && before->ns <= row.ns ? before->ns : 0;
+    if (row.ns > 0)
+      g_array_append_val (rows, row);
+  }
+  g_array_sort (rows, by_cores_desc);
+  out = g_string_new (NULL);
+  for (guint i = 0; i < rows->len; i++) {
+    const ThreadCpu *row = &g_array_index (rows, ThreadCpu, i);
+    if (row->ns / 1e9 / seconds < 0.005)
+      break;
+    g_string_append_printf (out, "%s%s %.3f", i ? ", " : "", row->name, row->ns / 1e9 / seconds);
+  }
+  g_array_free (rows, TRUE);
+  return g_string_free (out, FALSE);
+}
 
 /* Resident memory of this process in KiB (/proc/self/statm), -1 if unknown. */
 static glong
@@ -132,6 +216,8 @@ on_sink_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   if (before < st->warmup && st->count >= st->warmup) {
     st->start_rss_kib = rss_kib ();
     st->start_gpu_free = gpu_free_bytes ();
+    if (opt_thread_cpu)
+      st->start_threads = thread_cpu_snapshot ();
     st->start_us = g_get_monotonic_time ();
     getrusage (RUSAGE_SELF, &st->start_ru);
   }
@@ -140,6 +226,8 @@ on_sink_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     getrusage (RUSAGE_SELF, &st->stop_ru);
     st->stop_rss_kib = rss_kib ();
     st->stop_gpu_free = gpu_free_bytes ();
+    if (opt_thread_cpu)
+      st->stop_threads = thread_cpu_snapshot ();
   }
   return GST_PAD_PROBE_OK;
 }
@@ -485,6 +573,7 @@ run_case (const BenchCase * c, BenchResult * r)
   r->rss_growth_mib = (st.stop_rss_kib - st.start_rss_kib) / 1024.0;
   r->gpu_growth_mib = st.start_gpu_free < 0 || st.stop_gpu_free < 0 ? NAN
       : (st.start_gpu_free - st.stop_gpu_free) / (1024.0 * 1024.0);
+  r->threads = thread_cpu_summary (st.start_threads, st.stop_threads, r->seconds);
 
 done:
   if (gst_element_set_state (pipeline, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE && !r->error)
@@ -498,6 +587,8 @@ done:
   gst_object_unref (pipeline);
   gst_caps_unref (caps);
   g_free (st.error);
+  g_clear_pointer (&st.start_threads, g_hash_table_unref);
+  g_clear_pointer (&st.stop_threads, g_hash_table_unref);
   g_mutex_clear (&st.lock);
 }
 
@@ -696,6 +787,13 @@ main (int argc, char **argv)
       "|---|---|---|---|---|---|---|---|\n");
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
     print_row (&cases[i], &results[i]);
+  if (opt_thread_cpu) {
+    g_print ("\nhost CPU by thread (cores):\n\n");
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+      if (results[i].threads)
+        g_print ("- %.4s: %s\n", cases[i].label, results[i].threads);
+    g_print ("\n");
+  }
   if (have_gpu) {
     g_print ("| (ref) cudaMemcpy2DAsync from pinned memory, back to back, %d frames in turn "
         "| | %d | %.3f | %.1f | | | |\n", opt_pool_buffers, opt_frames, 1e3 / pinned, pinned);
@@ -724,8 +822,10 @@ main (int argc, char **argv)
           100 * fps (&a) / pinned, fps (&b), 100 * fps (&b) / pageable);
       g_free (a.memory);
       g_free (a.error);
+      g_free (a.threads);
       g_free (b.memory);
       g_free (b.error);
+      g_free (b.threads);
     }
   }
   if (!results[GRAY_BLUR].error && !results[BAD].error)
@@ -734,6 +834,7 @@ main (int argc, char **argv)
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
     g_free (results[i].memory);
     g_free (results[i].error);
+    g_free (results[i].threads);
   }
   gst_deinit ();
   return status;

@@ -118,6 +118,31 @@ decide_system_allocation (GstCfBaseTransform * self, GstQuery * query, GstBuffer
   return TRUE;
 }
 
+/* Posts why @pool's buffers could not be allocated: the GPU's free memory
+ * against what the pool asked for when it is short, else the plain fact. */
+static void
+report_pool_failure (GstCfBaseTransform * self, GstBufferPool * pool)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  guint size = 0, min = 0;
+  size_t free_bytes = 0, total = 0;
+  gint device = gst_cf_base_transform_get_priv (self)->device;
+  gdouble need;
+
+  gst_buffer_pool_config_get_params (config, NULL, &size, &min, NULL);
+  gst_structure_free (config);
+  need = (gdouble) size * MAX (min, 1);
+  if (cf_device_query_memory (device, &free_bytes, &total) == CF_OK && free_bytes < need + size)
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("CUDA device %d is out of memory: the output pool needs %u buffers of %.1f MiB, "
+            "%.0f MiB of %.0f MiB are free.", device, MAX (min, 1), size / 1048576.0,
+            free_bytes / 1048576.0, total / 1048576.0), (NULL));
+  else
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Cannot allocate the %u buffers of %.1f MiB of the output pool on CUDA device %d.",
+            MAX (min, 1), size / 1048576.0, device), (NULL));
+}
+
 gboolean
 gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
@@ -148,6 +173,14 @@ gst_cf_base_transform_decide_allocation (GstBaseTransform * trans, GstQuery * qu
   if (!pool) {
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("Cannot make a CUDA buffer pool."),
         ("caps %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+  /* Activated here, not by GstBaseTransform after us, so that a GPU too
+   * full for the pool's buffers says so rather than "failed to activate
+   * bufferpool". */
+  if (!gst_buffer_pool_set_active (pool, TRUE)) {
+    report_pool_failure (self, pool);
+    gst_object_unref (pool);
     return FALSE;
   }
   answer_pool (query, have_pool, pool, size, min, max);

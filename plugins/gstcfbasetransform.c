@@ -242,6 +242,10 @@ gst_cf_base_transform_stop (GstBaseTransform * trans)
 
   /* Waits for the GPU work of frames in flight, then lets them go. */
   gst_cf_schedule_stop (priv->schedule);
+  if (priv->host_in_pinned || priv->host_in_pageable)
+    GST_INFO_OBJECT (self, "system-memory input frames: %" G_GUINT64_FORMAT " pinned, %"
+        G_GUINT64_FORMAT " pageable", priv->host_in_pinned, priv->host_in_pageable);
+  priv->host_in_pinned = priv->host_in_pageable = 0;
   if (priv->context) {
     /* GPU memory of the subclass belongs to the context: free it while it
      * is current, before our reference to the context goes. */
@@ -443,6 +447,25 @@ report_path_once (GstCfBaseTransform * self)
             priv->gpu_lost ? "the GPU is out of memory" : gst_cf_no_gpu_reason ()));
 }
 
+/* Counts system-memory inputs on the GPU path by memory kind; the first
+ * pageable one is logged, since staging it through pinned memory costs CPU
+ * time (upstream did not fill the pinned pool we proposed). */
+static void
+count_host_input (GstCfBaseTransform * self, const cf_frame * in)
+{
+  GstCfBaseTransformPrivate *priv = PRIV (self);
+
+  if (!priv->context || priv->in_cuda)
+    return;
+  if (in->memory == CF_MEMORY_PINNED_HOST) {
+    priv->host_in_pinned++;
+    return;
+  }
+  if (priv->host_in_pageable++ == 0)
+    GST_INFO_OBJECT (self, "input in pageable memory: the CPU copies it into pinned memory "
+        "before the upload (upstream does not write into the pinned pool we propose)");
+}
+
 /* GstBaseTransform marks an output DISCONT only when it pushes it itself,
  * which it never does here, so the element keeps its own flag: set by a
  * DISCONT input or a frame QoS dropped, cleared by the next output. A
@@ -503,6 +526,7 @@ gst_cf_base_transform_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gst_cf_frame_to_cf (&in_frame, priv->in_format, priv->in_cuda, priv->device, &in);
   gst_cf_frame_to_cf (&out_frame, priv->out_format, priv->out_cuda, priv->device, &out);
   report_path_once (self);
+  count_host_input (self, &in);
   if (klass->before_submit)
     klass->before_submit (self);
   /* The frames stay mapped, and the buffers referenced, until the task is

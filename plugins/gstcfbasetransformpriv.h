@@ -32,6 +32,8 @@ typedef struct
   gboolean downstream_waits; /* downstream takes GstCfPendingMeta (gstcfpending.h) */
   GstPadActivateModeFunction src_activate_mode; /* GstBaseTransform's, chained to */
   gboolean gpu_lost;         /* start() found the GPU too full for a context: CPU path */
+  guint64 host_in_pinned;    /* system-memory inputs already in pinned memory (our pool) */
+  guint64 host_in_pageable;  /* ... in pageable memory, staged by the CPU (slower) */
 } GstCfBaseTransformPrivate;
 
 GstCfBaseTransformPrivate *gst_cf_base_transform_get_priv (GstCfBaseTransform * self);

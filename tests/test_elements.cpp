@@ -1,6 +1,7 @@
 // GStreamer elements through GstHarness: output pixels of every element,
 // negotiation failures, properties. Runs on the GPU when there is one
 // (CUDA memory between the elements) and on the CPU references otherwise.
+#include <algorithm>
 #include <functional>
 
 #include <thread>
@@ -604,6 +605,52 @@ TEST_F(Elements, BadCudaDeviceIdFailsClearly)
     } else {
         EXPECT_EQ(error_message, "");
     }
+}
+
+TEST_F(Elements, GpuOutOfMemoryMidStreamIsACleanError)
+{
+    // Frames flow at 64x64; then all but about 200 MiB of the GPU is taken
+    // and the caps grow to 4096x4096 RGBA, whose pools (10 frames of 64 MiB)
+    // cannot fit: the push fails with an error saying the GPU is out of
+    // memory, without a crash or a hang, and the element lets go cleanly.
+    CF_REQUIRE_GPU();
+    GstHarness *h = gst_harness_new_parse("cudaupload ! cudablur sigma=2 ! cudadownload");
+    GstBus *bus = gst_bus_new();
+    gst_element_set_bus(h->element, bus);
+    gst_harness_set_src_caps(h, raw_caps("RGBA", 64, 64));
+    ASSERT_EQ(gst_harness_push(h, make_buffer("RGBA", 64, 64, pattern)), GST_FLOW_OK);
+    GstBuffer *out = gst_harness_pull(h);
+    ASSERT_NE(out, nullptr);
+    gst_buffer_unref(out);
+
+    std::vector<void *> hog;
+    size_t free_bytes = 0, total = 0;
+    const size_t keep = (size_t)200 << 20;
+    while (cf_device_get_memory(&free_bytes, &total) == CF_OK && free_bytes > keep + (16u << 20)) {
+        void *p = nullptr;
+        size_t chunk = std::min(free_bytes - keep, (size_t)4 << 30);
+        if (cf_device_alloc(&p, chunk) != CF_OK)
+            break;
+        hog.push_back(p);
+    }
+    ASSERT_EQ(cf_device_get_memory(&free_bytes, &total), CF_OK);
+    std::printf("GPU memory taken: %.0f MiB free of %.0f MiB\n", free_bytes / 1048576.0,
+                total / 1048576.0);
+    gst_harness_set_src_caps(h, raw_caps("RGBA", 4096, 4096));
+    GstFlowReturn ret = gst_harness_push(h, make_buffer("RGBA", 4096, 4096, pattern));
+    for (void *p : hog) cf_device_free(p);
+    EXPECT_NE(ret, GST_FLOW_OK);
+    GstMessage *msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+    ASSERT_NE(msg, nullptr) << "no error posted";
+    GError *err = nullptr;
+    gst_message_parse_error(msg, &err, nullptr);
+    std::printf("error: %s\n", err->message);
+    EXPECT_NE(std::string(err->message).find("out of memory"), std::string::npos) << err->message;
+    g_error_free(err);
+    gst_message_unref(msg);
+    gst_element_set_bus(h->element, nullptr);
+    gst_object_unref(bus);
+    gst_harness_teardown(h);
 }
 
 TEST_F(Elements, FlushingSeekShowsNothingFromBeforeIt)
