@@ -5,15 +5,18 @@
 // DP2A) measured in the same run are the ceilings each row is compared with.
 //
 //   cf-bench [--width W] [--height H] [--reps N] [--only TEXT] [--no-hold]
+//            [--max-sigma S] [--methods]
 //
 // --only runs just the cases whose label contains TEXT (for a profiler).
 // --no-hold starts each timed batch from an idle stream instead of queuing
 // it behind a stream hold (median_ms); a profiler, which runs kernels one
 // at a time, needs it.
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -269,6 +272,97 @@ int taps(double sigma, int depth)
     return (int)std::lrint(sigma * (depth == 8 ? 6.0 : 8.0) + 1.0) | 1;
 }
 
+// Blur cases: (format, sigma, sigma-y).
+struct BlurCase {
+    cf_format f;
+    double sigma, sigma_y;
+};
+
+std::vector<BlurCase> blur_cases()
+{
+    std::vector<BlurCase> v;
+    const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_NV12,
+                                  CF_FORMAT_P010_10LE };
+    const double sigmas[] = { 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64 };
+    const double unequal[][2] = { { 3, 1 }, { 8, 2 }, { 2, 8 }, { 32, 8 }, { 64, 16 } };
+    for (cf_format f : formats) {
+        for (double s : sigmas) v.push_back({ f, s, s });
+        for (const auto &u : unequal) v.push_back({ f, u[0], u[1] });
+    }
+    return v;
+}
+
+double g_max_sigma = 1e9; // --max-sigma: blur cases up to this sigma
+bool g_methods = false;   // --methods: a row per forced method too
+
+// blur.h's test hook (cf_blur_cuda_force, cf_blur_cuda_last_method) if the
+// library has it: an older one does not, and is timed without it.
+struct BlurHook {
+    void (*force)(int method, bool split);
+    int (*last)(void);
+} g_hook;
+
+void find_blur_hook()
+{
+    g_hook.force = reinterpret_cast<void (*)(int, bool)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_force"));
+    g_hook.last = reinterpret_cast<int (*)(void)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_last_method"));
+    if (!g_hook.force || !g_hook.last)
+        g_hook = {};
+}
+
+const char *method_name(int m)
+{
+    return m == 1 ? "reg" : m == 2 ? "sep" : "-";
+}
+
+// The floor of a blur's arithmetic, ms, for the method that ran, counted
+// per output sample for the frame's own kernels (kx, ky taps): reg, the
+// horizontal taps in pairs through DP2A (one instruction a pair, the last
+// tap alone) and the vertical ones one IMAD each, the two interleaved on
+// one pipe (the "IMAD and DP2A interleaved" ceiling); sep, the symmetric
+// taps paired, one IMAD a pair plus the centre each way (their adds run
+// on the integer pipe beside it, not counted), at the IMAD ceiling. An
+// older library (no hook): counted as reg. Not counted: apron rows a tile
+// computes twice, zero taps a padded kernel runs.
+double blur_op_floor(int method, int kx, int ky, double samples, const Ceilings &c)
+{
+    if (method == 2)
+        return (kx / 2 + 1 + ky / 2 + 1) * samples / (c.imad_gops * 1e6);
+    return ((kx + 1) / 2 + ky) * samples / (c.mixed_gops * 1e6);
+}
+
+// time_filter, but a run that fails (a forced method that does not take
+// the frame; any other failure also prints a row saying so) returns false
+// instead of stopping cf-bench.
+bool time_filter_or_fail(const char *chain_text, cf_format in, cf_format out, int w, int h,
+                         Timing *t)
+{
+    cf_chain *chain = cf_chain_parse(chain_text);
+    if (!chain) {
+        std::fprintf(stderr, "%s\n", cf_last_error());
+        std::exit(1);
+    }
+    cf_filter *f = cf_chain_get(chain, 0);
+    cf_frame a, b;
+    CF_CHECK(cf_frame_alloc(&a, in, 64, 64, CF_MEMORY_DEVICE));
+    CF_CHECK(cf_frame_alloc(&b, out, 64, 64, CF_MEMORY_DEVICE));
+    const bool ok = cf_filter_run(f, &a, &b, nullptr) == CF_OK;
+    cf_frame_free(&a);
+    cf_frame_free(&b);
+    CHECK(cudaDeviceSynchronize());
+    bool failed = false;
+    if (ok)
+        *t = time_on_frames(in, out, w, h, [&](const cf_frame &x, cf_frame &y) {
+            if (!failed && cf_filter_run(f, &x, &y, nullptr) != CF_OK) {
+                failed = true;
+                std::printf("| %s %dx%d failed: %s | | | | | | | |\n", chain_text, w, h,
+                            cf_last_error());
+            }
+        });
+    cf_chain_free(&chain);
+    return ok && !failed;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -276,8 +370,10 @@ int main(int argc, char **argv)
     int w = 3840, h = 2160;
     const char *usage =
         "usage: cf-bench [--width W] [--height H] [--reps N] [--only TEXT] [--no-hold]\n"
+        "                [--max-sigma S] [--methods]\n"
         "  W x H: frame size in pixels (3840 x 2160); N: samples per case (50);\n"
         "  TEXT: run only the cases whose label contains it;\n"
+        "  S: blur cases up to sigma S; --methods: blur rows per forced CUDA method too;\n"
         "  --no-hold: time each batch from an idle stream, host launch latency included\n"
         "  (for profilers, which serialise kernels)\n";
     for (int i = 1; i < argc; i += 2) {
@@ -285,8 +381,8 @@ int main(int argc, char **argv)
             std::fputs(usage, stdout);
             return 0;
         }
-        if (!std::strcmp(argv[i], "--no-hold")) {
-            g_hold = false;
+        if (!std::strcmp(argv[i], "--no-hold") || !std::strcmp(argv[i], "--methods")) {
+            (argv[i][2] == 'n' ? g_hold : g_methods) = argv[i][2] != 'n';
             i--; // a flag without a value
             continue;
         }
@@ -299,6 +395,7 @@ int main(int argc, char **argv)
         else if (!std::strcmp(argv[i], "--height")) h = std::atoi(value);
         else if (!std::strcmp(argv[i], "--reps")) g_reps = std::atoi(value);
         else if (!std::strcmp(argv[i], "--only")) g_only = value;
+        else if (!std::strcmp(argv[i], "--max-sigma")) g_max_sigma = std::atof(value);
         else {
             std::fprintf(stderr, "cf-bench: unknown option '%s'\n%s", argv[i], usage);
             return 2;
@@ -316,6 +413,7 @@ int main(int argc, char **argv)
     }
     cf_device_info info;
     CF_CHECK(cf_device_get_info(0, &info));
+    find_blur_hook();
     Ceilings c = measure_ceilings();
     int l2 = 0;
     CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
@@ -406,30 +504,48 @@ int main(int argc, char **argv)
             row(label, t, 2.0 * (double)pitch * gh, 0, c);
         }
     }
-    struct BlurCase {
-        cf_format f;
-        double sigma;
-    } blurs[] = { { CF_FORMAT_GRAY8, 2 }, { CF_FORMAT_RGBA, 2 }, { CF_FORMAT_NV12, 2 },
-                  { CF_FORMAT_GRAY8, 8 }, { CF_FORMAT_RGBA, 8 }, { CF_FORMAT_NV12, 8 },
-                  { CF_FORMAT_GRAY8, 1 } };
-    for (const BlurCase &b : blurs) {
-        char text[64], label[64];
-        std::snprintf(text, sizeof text, "blur=sigma=%g", b.sigma);
-        std::snprintf(label, sizeof label, "blur sigma %g %s (%d taps)", b.sigma,
-                      cf_format_name(b.f), taps(b.sigma, 8));
-        if (!wanted(label))
+    // Blur: a sigma sweep and unequal sigmas on GRAY8, RGBA, NV12 and P010
+    // at the frame size and twice it each way (blur_cases), each row
+    // naming the method the dispatch table ran (blur.h's test hook, looked
+    // up at run time so this binary also times an older library, whose
+    // rows then say "-"); --methods adds a row per method forced.
+    for (const BlurCase &b : blur_cases()) {
+        if (b.sigma > g_max_sigma || b.sigma_y > g_max_sigma)
             continue;
-        double bytes = 2.0 * frame_bytes(b.f, w, h);
-        double samples = (double)frame_bytes(b.f, w, h);
-        Timing t = time_filter(text, b.f, b.f, w, h);
-        // The method's multiply-adds per output sample, at the rate the
-        // 8-bit kernels run them: horizontal taps in pairs, one DP2A a pair
-        // (the last tap alone), vertical one IMAD a tap, the two interleaved.
-        // Not counted: the apron rows a tiled kernel does twice (the x floor
-        // column is how far the kernel is from the method's own minimum).
-        const int k = taps(b.sigma, 8);
-        double op_floor = ((k + 1) / 2 + k) * samples / (c.mixed_gops * 1e6);
-        row(label, t, bytes, op_floor, c);
+        for (int scale : { 1, 2 }) {
+            const int bw = w * scale, bh = h * scale;
+            const cf_format_info *fi = cf_format_get_info(b.f);
+            const int kx = taps(b.sigma, fi->depth), ky = taps(b.sigma_y, fi->depth);
+            char text[96], label[96];
+            std::snprintf(text, sizeof text, "blur=sigma=%g:sigma-y=%g", b.sigma, b.sigma_y);
+            if (b.sigma_y == b.sigma)
+                std::snprintf(label, sizeof label, "blur sigma %g %s %dx%d (%d taps)", b.sigma,
+                              cf_format_name(b.f), bw, bh, kx);
+            else
+                std::snprintf(label, sizeof label, "blur sigma %g sigma-y %g %s %dx%d (%dx%d taps)",
+                              b.sigma, b.sigma_y, cf_format_name(b.f), bw, bh, kx, ky);
+            if (!wanted(label))
+                continue;
+            const double bytes = 2.0 * frame_bytes(b.f, bw, bh);
+            const double samples = (double)frame_bytes(b.f, bw, bh) / fi->sample_bytes;
+            std::vector<int> methods = { 0 };
+            if (g_methods && g_hook.force)
+                methods.insert(methods.end(), { 1, 2 });
+            for (int m : methods) {
+                if (g_hook.force)
+                    g_hook.force(m, true);
+                Timing t;
+                if (!time_filter_or_fail(text, b.f, b.f, bw, bh, &t))
+                    continue; // a forced method that does not take the frame
+                const int ran = g_hook.last ? g_hook.last() : -1;
+                char row_label[128];
+                std::snprintf(row_label, sizeof row_label, "%s [%s%s]", label,
+                              m ? "forced " : "", method_name(ran));
+                row(row_label, t, bytes, blur_op_floor(ran, kx, ky, samples, c), c);
+            }
+            if (g_hook.force)
+                g_hook.force(0, true);
+        }
     }
     // Transfers of one RGBA frame: pinned and pageable host memory.
     for (cf_memory hm : { CF_MEMORY_PINNED_HOST, CF_MEMORY_HOST }) {

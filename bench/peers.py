@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 W, H, REPS = 3840, 2160, 50
+SIGMAS = (0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
 
 
 _hold = None  # (kernel, address, flags) once made, or the exception that stopped it
@@ -41,14 +42,24 @@ def stream_hold():
 
 
 def gpu_median(fn, n):
-    """Median ms a run, timed as cf-bench times: 5 warm-up runs, then 50
-    samples of 10 runs queued behind a stream hold. If a run waits on the
-    stream inside the hold, the case is timed again from an idle stream.
-    Returns (ms, note for the row)."""
+    """Median ms a run, timed as cf-bench times: warm-up runs, then samples
+    of runs queued behind a stream hold: 50 samples of 10 runs, fewer for
+    slow runs (one run timed first: batches of about 20 ms, about 0.5 s a
+    case, at least 3 samples of 1 run). If a run waits on the stream inside
+    the hold, the case is timed again from an idle stream. Returns (ms,
+    note for the row)."""
     import cupy as cp
-    for i in range(5):
-        fn(i % n)
     start, end = cp.cuda.Event(), cp.cuda.Event()
+    fn(0)
+    start.record()
+    fn(1 % n)
+    end.record()
+    end.synchronize()
+    one = max(cp.cuda.get_elapsed_time(start, end), 1e-3)
+    batch = min(10, max(1, int(20 / one)))  # runs back to back per sample
+    reps = min(REPS, max(3, int(500 / (one * batch))))
+    for i in range(0 if one > 50 else min(5, 2 * batch)):
+        fn(i % n)
     try:
         kernel, addr, flags = stream_hold()
         modes = (True, False)
@@ -56,10 +67,9 @@ def gpu_median(fn, n):
     except Exception as e:  # no hold: still time the peer, and say how
         modes = (False,)
         idle = f" (from an idle stream: no hold, {type(e).__name__})"
-    batch = 10  # runs back to back per sample, as cf-bench times
     for hold in modes:
         times = []
-        for i in range(REPS):
+        for i in range(reps):
             if hold:
                 flags[0], flags[1] = 0, -1
                 kernel((1,), (1,), (np.uint64(addr), np.uint64(addr + 4), np.uint64(2 * 10**9)))
@@ -101,13 +111,19 @@ def cupy_rows():
     out = cp.empty((H, W), cp.uint8)
     ms, note = gpu_median(lambda i: kernel(rgba[i][..., 0], rgba[i][..., 1], rgba[i][..., 2], out), n)
     print(f"| CuPy ElementwiseKernel gray RGBA{note} | {ms:8.4f} |")
-    for sigma in (2, 8):
-        ms, note = gpu_median(lambda i: ndi.gaussian_filter(gray[i], sigma, mode="mirror",
-                                                            truncate=3.0), n)
-        print(f"| cupyx gaussian_filter sigma {sigma} GRAY8{note} | {ms:8.4f} |")
-        ms, note = gpu_median(lambda i: ndi.gaussian_filter(rgba[i], (sigma, sigma, 0), mode="mirror",
-                                                            truncate=3.0), n)
-        print(f"| cupyx gaussian_filter sigma {sigma} RGBA{note} | {ms:8.4f} |")
+    # cf-bench's blur sweep (truncate=3: OpenCV's 6 sigma + 1 taps for
+    # 8-bit; 4 for the 16-bit luma, its 8 sigma + 1), mirror = reflect101.
+    gray16 = [rng.integers(0, 1024, (H, W), dtype=cp.uint16) << 6 for _ in range(4)]
+    gray8k = [rng.integers(0, 256, (2 * H, 2 * W), dtype=cp.uint8) for _ in range(4)]
+    for sigma in SIGMAS:
+        cases = [("GRAY8", gray, sigma, 3.0), ("RGBA", rgba, (sigma, sigma, 0), 3.0)]
+        if sigma <= 8:
+            cases += [("P010 luma (uint16)", gray16, sigma, 4.0),
+                      ("GRAY8 7680x4320", gray8k, sigma, 3.0)]
+        for name, frames, s, truncate in cases:
+            ms, note = gpu_median(lambda i: ndi.gaussian_filter(frames[i], s, mode="mirror",
+                                                                truncate=truncate), len(frames))
+            print(f"| cupyx gaussian_filter sigma {sigma} {name}{note} | {ms:8.4f} |", flush=True)
 
 
 def opencv_rows():

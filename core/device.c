@@ -126,6 +126,17 @@ cf_status cf_event_create(cf_event *event)
     return CF_OK;
 }
 
+cf_status cf_event_create_ordering(cf_event *event)
+{
+    if (!event)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_event_create_ordering: event is NULL");
+    *event = NULL;
+    cudaEvent_t e = NULL;
+    CF_TRY(CF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)));
+    *event = e;
+    return CF_OK;
+}
+
 void cf_event_destroy(cf_event *event)
 {
     if (event && *event) {
@@ -261,6 +272,11 @@ cf_status cf_event_create(cf_event *event)
     return no_cuda("cf_event_create");
 }
 void cf_event_destroy(cf_event *event) { if (event) *event = NULL; }
+cf_status cf_event_create_ordering(cf_event *event)
+{
+    if (event) *event = NULL;
+    return no_cuda("cf_event_create_ordering");
+}
 cf_status cf_event_record(cf_event event, cf_stream stream)
 {
     (void)event, (void)stream;

@@ -13,6 +13,7 @@ typedef struct plan_key {
     unsigned version;
     cf_format src, dst;
     int width, height;
+    int out_width, out_height;
 } plan_key;
 
 struct cf_filter {
@@ -118,6 +119,8 @@ void cf_filter_free(cf_filter **filter)
     if (!filter || !*filter)
         return;
     cf_filter_release_scratch(*filter);
+    if ((*filter)->desc->impl->free_plan)
+        (*filter)->desc->impl->free_plan((*filter)->plan);
     free((*filter)->values);
     free((*filter)->set);
     free((*filter)->plan);
@@ -269,15 +272,35 @@ bool cf_filter_is_identity(const cf_filter *filter, cf_format input, cf_format o
            filter->desc->impl->is_identity(filter->values, input, output);
 }
 
+cf_status cf_filter_get_output_size(const cf_filter *filter, int width, int height,
+                                    int *out_width, int *out_height)
+{
+    if (!filter || !out_width || !out_height)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_filter_get_output_size: NULL argument");
+    if (width < 1 || height < 1)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: input size %dx%d is not at least 1x1",
+                            filter->desc->name, width, height);
+    *out_width = width;
+    *out_height = height;
+    if (filter->desc->impl->output_size)
+        filter->desc->impl->output_size(filter->values, width, height, out_width, out_height);
+    return CF_OK;
+}
+
 /* Makes the plan for these frames unless the kept one is for them. */
 static cf_status ensure_plan(cf_filter *filter, const cf_frame *src, const cf_frame *dst)
 {
-    plan_key key = { filter->version, src->format, dst->format, src->width, src->height };
+    plan_key key = { filter->version, src->format, dst->format, src->width, src->height,
+                     dst->width, dst->height };
     const plan_key *kept = &filter->plan_for;
     if (filter->plan_valid && kept->version == key.version && kept->src == key.src &&
-        kept->dst == key.dst && kept->width == key.width && kept->height == key.height)
+        kept->dst == key.dst && kept->width == key.width && kept->height == key.height &&
+        kept->out_width == key.out_width && kept->out_height == key.out_height)
         return CF_OK;
     filter->plan_valid = false;
+    if (filter->desc->impl->free_plan)
+        filter->desc->impl->free_plan(filter->plan);
+    memset(filter->plan, 0, filter->desc->impl->plan_size);
     CF_TRY(filter->desc->impl->make_plan(filter->values, src, dst, filter->plan));
     filter->plan_for = key;
     filter->plan_valid = true;
@@ -293,8 +316,9 @@ cf_status cf_filter_run(cf_filter *filter, const cf_frame *src, cf_frame *dst, c
     const char *name = filter->desc->name;
     cf_format out;
     CF_TRY(cf_filter_get_output_format(filter, src->format, &out));
-    if (!produces(filter, src->format, dst->format) || dst->width != src->width ||
-        dst->height != src->height)
+    bool resizes = filter->desc->flags & CF_FILTER_RESIZES;
+    if (!produces(filter, src->format, dst->format) ||
+        (!resizes && (dst->width != src->width || dst->height != src->height)))
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
                             "%s: %s %dx%d input needs a %s %dx%d output, got %s %dx%d", name,
                             cf_format_name(src->format), src->width, src->height,
@@ -329,6 +353,7 @@ cf_status cf_scratch_reserve(cf_scratch *scratch, size_t bytes, cf_memory memory
     }
     scratch->size = bytes;
     scratch->memory = memory;
+    scratch->tag = 0;
     *ptr = scratch->ptr;
     return CF_OK;
 }
@@ -343,4 +368,5 @@ void cf_scratch_release(cf_scratch *scratch)
     }
     scratch->ptr = NULL;
     scratch->size = 0;
+    scratch->tag = 0;
 }

@@ -33,6 +33,14 @@ cf_number_result cf_parse_number(const char *text, double *value);
  * returns that; on success it returns CF_OK. `err` is a cudaError_t passed
  * as int so this header needs no CUDA headers. */
 cf_status cf_cuda_check(int err, const char *call, const char *file, int line);
+
+/* An event for ordering work between streams only (cf_stream_wait_event):
+ * no timing and no blocking sync, so its record asks the driver for no
+ * host notification (blocking-sync events cost its interrupt thread CPU
+ * time at each record, waited on or not). A host wait on it would spin:
+ * use cf_event_create() for events the host waits on. Errors as
+ * cf_event_create(). */
+cf_status cf_event_create_ordering(cf_event *event);
 #define CF_CUDA_CHECK(call) cf_cuda_check((int)(call), #call, __FILE__, __LINE__)
 /* Why there is no usable device when a CUDA call fails with `err` (no
  * driver, no device), else NULL: one wording for cf_device_count's reason
@@ -51,6 +59,9 @@ typedef struct cf_scratch {
     void *ptr;
     size_t size;      /* bytes */
     cf_memory memory; /* CF_MEMORY_HOST or CF_MEMORY_DEVICE */
+    /* The filter's own mark of what the block holds (scale: the plan whose
+     * tables it has uploaded); 0 whenever the block is new. */
+    unsigned long long tag;
     /* The instance's host scratch only: CPU threads its runs may use, 0 for
      * all cores (cf_filter_set_cpu_threads). Kept across releases. */
     int threads;
@@ -63,7 +74,7 @@ typedef struct cf_scratch {
 cf_status cf_scratch_reserve(cf_scratch *scratch, size_t bytes, cf_memory memory, void **ptr);
 void cf_scratch_release(cf_scratch *scratch);
 
-#define CF_MAX_OUTPUT_FORMATS 4
+#define CF_MAX_OUTPUT_FORMATS 12 /* convert: every format */
 
 /* What a filter implements; the front-end code in filter.c checks
  * arguments once and then calls these. `values` holds one double per
@@ -74,6 +85,10 @@ struct cf_filter_impl {
     /* Output formats for an accepted input format, preferred first, into
      * out[0 .. CF_MAX_OUTPUT_FORMATS-1]; returns how many (>= 1). */
     int (*output_formats)(const double *values, cf_format input, cf_format *out);
+    /* CF_FILTER_RESIZES filters: the proposed output size for an input of
+     * width x height (NULL: the input's). */
+    void (*output_size)(const double *values, int width, int height, int *out_width,
+                        int *out_height);
     /* True if input -> output leaves every pixel as it is (NULL: never). */
     bool (*is_identity)(const double *values, cf_format input, cf_format output);
     /* Bytes of the filter's plan: what it derives once from its parameters
@@ -84,6 +99,9 @@ struct cf_filter_impl {
      * (already checked against the descriptor). Host code only. */
     cf_status (*make_plan)(const double *values, const cf_frame *src, const cf_frame *dst,
                            void *plan);
+    /* Frees what make_plan allocated (NULL: nothing); called before a plan
+     * is remade and when the instance is freed, on a zeroed plan too. */
+    void (*free_plan)(void *plan);
     /* CPU version: the optimized one where the filter has it, else the
      * reference (which defines the result). Frames are host memory;
      * scratch->threads bounds its threads (cpu_dispatch.h). */

@@ -88,13 +88,24 @@ static cf_status run_filter(cf_scheduler *s, cf_sched_slot *slot, int i, const c
     return st;
 }
 
+/* The size filters 0 .. n - 1 make of a width x height input (a scale
+ * changes it). */
+static cf_status chain_size(const cf_scheduler *s, int n, int *width, int *height)
+{
+    for (int i = 0; i < n; i++)
+        CF_TRY(cf_filter_get_output_size(s->filters[i], *width, *height, width, height));
+    return CF_OK;
+}
+
 /* Runs the chain from `in` into `out`; intermediates in `memory`. */
 static cf_status run_chain(cf_scheduler *s, cf_sched_slot *slot, const cf_format *formats,
                            const cf_frame *in, cf_frame *out, cf_memory memory, cf_stream stream)
 {
     const cf_frame *cur = in;
+    int w = in->width, h = in->height;
     for (int i = 0; i < s->n_filters - 1; i++) {
-        CF_TRY(ensure_frame(s, &s->mid[i], formats[i], in->width, in->height, memory));
+        CF_TRY(cf_filter_get_output_size(s->filters[i], w, h, &w, &h));
+        CF_TRY(ensure_frame(s, &s->mid[i], formats[i], w, h, memory));
         CF_TRY(run_filter(s, slot, i, cur, &s->mid[i], stream));
         cur = &s->mid[i];
     }
@@ -103,10 +114,11 @@ static cf_status run_chain(cf_scheduler *s, cf_sched_slot *slot, const cf_format
 
 static cf_status ensure_events(cf_sched_slot *slot)
 {
+    /* Only streams wait on these two; the host waits on done. */
     if (!slot->up_done)
-        CF_TRY(cf_event_create(&slot->up_done));
+        CF_TRY(cf_event_create_ordering(&slot->up_done));
     if (!slot->kernels_done)
-        CF_TRY(cf_event_create(&slot->kernels_done));
+        CF_TRY(cf_event_create_ordering(&slot->kernels_done));
     if (!slot->done)
         CF_TRY(cf_event_create(&slot->done));
     return CF_OK;
@@ -165,7 +177,7 @@ static cf_status queue_gpu(cf_scheduler *s, cf_sched_slot *slot, const cf_format
     }
     cf_frame *out = dst_dev ? dst : &slot->stage_out;
     if (!dst_dev)
-        CF_TRY(ensure_frame(s, out, dst->format, src->width, src->height, CF_MEMORY_DEVICE));
+        CF_TRY(ensure_frame(s, out, dst->format, dst->width, dst->height, CF_MEMORY_DEVICE));
     *last = s->kernels;
     CF_TRY(run_chain(s, slot, formats, cur, out, CF_MEMORY_DEVICE, s->kernels));
     if (dst_dev)
@@ -221,7 +233,9 @@ cf_status cf_sched_run(cf_scheduler *s, cf_sched_slot *slot)
     CF_TRY(chain_formats(s, src->format, have_dst ? slot->dst.format : CF_FORMAT_UNKNOWN, formats));
     if (!have_dst) {
         cf_format last = s->n_filters ? formats[s->n_filters - 1] : src->format;
-        CF_TRY(pool_output(s, slot, last, src->width, src->height, output_memory(s, src)));
+        int w = src->width, h = src->height;
+        CF_TRY(chain_size(s, s->n_filters, &w, &h));
+        CF_TRY(pool_output(s, slot, last, w, h, output_memory(s, src)));
     }
     return s->gpu ? run_gpu(s, slot, formats) : run_cpu(s, slot, formats);
 }

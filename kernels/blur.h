@@ -1,4 +1,5 @@
-/* cudafilters blur: separable Gaussian, shared by blur_cpu.c and blur.cu.
+/* cudafilters blur: separable Gaussian, shared by blur_cpu.c and the CUDA
+ * methods (blur_cuda.cuh).
  *
  * Kernel (OpenCV getGaussianKernel): g(i) = exp(-(i - r)^2 / (2 sigma^2)),
  * i = 0 .. ksize-1, r = ksize/2, normalised to sum 1, then rounded to Q16
@@ -23,6 +24,7 @@
 #define CUDAFILTERS_KERNELS_BLUR_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common.h"
@@ -93,7 +95,7 @@ CF_HOSTDEV uint32_t cf_blur_round_v(uint64_t sum)
     return (uint32_t)((sum + (1u << 23)) >> 24);
 }
 
-/* Tile rows of one launch of the GPU's register kernel (blur.cu), which
+/* Tile rows of one launch of the GPU's register method (blur_reg.cu), which
  * does every plane of a frame in one grid, the planes' tile rows one after
  * the other. Plane i (0 <= i < n <= CF_MAX_PLANES) is height[i] pixels
  * high, in tiles tile_h[i] rows high (even) and cols[i] across; slots is
@@ -157,16 +159,41 @@ cf_status cf_blur_make_kernel(double sigma, int ksize, int depth, cf_blur_kernel
 void cf_blur_plane_cpu(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                        const cf_blur_plane *plane, uint32_t *tmp, size_t tmp_pitch);
 /* Same on the GPU on `stream` for the n_planes (1 to CF_MAX_PLANES)
- * planes of a frame. One launch for all of them where the register-window
- * kernel applies: 8-bit planes that are all of 1-2 channels or all of 4,
- * with the same border, the same kernel size both ways with a radius of
- * 1-12 or 24, and every horizontal tap below 65536; otherwise plane by
- * plane. tmp is device memory of the largest plane's size. Errors:
- * CF_ERROR_CUDA from a launch, CF_ERROR_UNSUPPORTED_FORMAT for a plane of
- * more than 4 channels. */
+ * planes of a frame, by the method the dispatch table picks
+ * (cf_blur_cuda_pick; the methods: blur_cuda.cuh). tmp is device memory of
+ * tmp_pitch bytes a row (at least 4 bytes a sample of the widest plane, a
+ * multiple of 256) and one row more than the tallest plane. Errors:
+ * CF_ERROR_CUDA from a launch; CF_ERROR_UNSUPPORTED_FORMAT for a plane of
+ * more than 4 channels, asymmetric taps (cf_blur_make_kernel's never are),
+ * or a method forced by the test hook that does not take the frame;
+ * CF_ERROR_INVALID_ARGUMENT for n_planes out of range. */
 cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                               const cf_blur_plane *planes, int n_planes, void *tmp,
                               size_t tmp_pitch, cf_stream stream);
+
+/* The CUDA blur's methods (blur_cuda.cuh). */
+typedef enum cf_blur_method {
+    CF_BLUR_METHOD_AUTO, /* the dispatch table's pick */
+    CF_BLUR_METHOD_REG,  /* register windows, one pass per tile (blur_reg.cu) */
+    CF_BLUR_METHOD_SEP,  /* two passes, paired taps (blur_sep.cu) */
+} cf_blur_method;
+
+/* "auto", "reg", "sep". */
+CF_API const char *cf_blur_method_name(cf_blur_method method);
+/* The method the dispatch table picks for these planes and kernels
+ * (CF_BLUR_METHOD_AUTO when none takes them). Pure host arithmetic. */
+CF_API cf_blur_method cf_blur_cuda_pick(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
+                                        const cf_blur_plane *planes, int n_planes);
+/* Test hook, exported for tests and cf-bench: every later GPU blur of the
+ * process runs `method` (CF_BLUR_METHOD_AUTO: the table's pick; a method
+ * that does not take a frame fails it with CF_ERROR_UNSUPPORTED_FORMAT),
+ * and the register method splits a last wave of tiles that would leave
+ * most of the GPU idle only if `split` (the default: AUTO, true).
+ * Thread-safe (atomics); meant to be set between runs. */
+CF_API void cf_blur_cuda_force(cf_blur_method method, bool split);
+/* The method of the calling thread's last successful GPU blur launch
+ * (CF_BLUR_METHOD_AUTO before any). */
+CF_API cf_blur_method cf_blur_cuda_last_method(void);
 #ifdef __cplusplus
 }
 #endif

@@ -93,7 +93,9 @@ static int blur_output_formats(const double *values, cf_format input, cf_format 
     return 1;
 }
 
-/* One 32-bit intermediate per sample of the largest plane; rows 256-byte aligned. */
+/* One 32-bit intermediate per sample of the largest plane; rows 256-byte
+ * aligned; one row more than the tallest plane (the CUDA two-pass method's
+ * constant-border row, blur_sep.cu). */
 static size_t scratch_bytes(const cf_frame *src, size_t *tmp_pitch)
 {
     const cf_format_info *info = cf_format_get_info(src->format);
@@ -106,7 +108,7 @@ static size_t scratch_bytes(const cf_frame *src, size_t *tmp_pitch)
         if (h > rows) rows = h;
     }
     *tmp_pitch = (pitch + 255) / 256 * 256;
-    return *tmp_pitch * rows;
+    return *tmp_pitch * (rows + 1);
 }
 
 /* What blur derives once from its parameters and the format. */

@@ -30,6 +30,13 @@ struct _GstCfBaseTransformClass
   void (*transform_structure) (GstCfBaseTransform * self, GstPadDirection direction,
       const GstStructure * s, const GstCapsFeatures * features, GstCaps * out);
 
+  /* Fixes what gst_caps_fixate() would fix badly in @out, the preferred
+   * structure for the other pad of @direction when this pad has the fixed
+   * @in (a resizing filter: the size it proposes, not the smallest the
+   * range allows). Optional. */
+  void (*fixate_structure) (GstCfBaseTransform * self, GstPadDirection direction,
+      const GstStructure * in, GstStructure * out);
+
   /* Takes the negotiated input and output (format, colorimetry) and checks
    * what transform_structure cannot; returns FALSE after posting an error.
    * Optional. */

@@ -100,6 +100,11 @@ gst_cf_base_transform_fixate_caps (GstBaseTransform * trans, GstPadDirection dir
         direction, caps, othercaps);
   }
   gst_caps_unref (othercaps);
+  if (GST_CF_BASE_TRANSFORM_GET_CLASS (trans)->fixate_structure) {
+    preferred = gst_caps_truncate (preferred);
+    GST_CF_BASE_TRANSFORM_GET_CLASS (trans)->fixate_structure (GST_CF_BASE_TRANSFORM (trans),
+        direction, gst_caps_get_structure (caps, 0), gst_caps_get_structure (preferred, 0));
+  }
   GST_DEBUG_OBJECT (trans, "preferred %" GST_PTR_FORMAT, preferred);
   return gst_caps_fixate (preferred);
 }

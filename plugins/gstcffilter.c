@@ -8,7 +8,8 @@
  * @title: cudagray, cudablur and the other filter elements
  *
  * Each filter of the cudafilters registry is an element named "cuda" + the
- * filter's name, with one property per filter parameter (gst-inspect-1.0
+ * filter's name ("cf" + the name where nvcodec has that name: cfconvert,
+ * cfscale), with one property per filter parameter (gst-inspect-1.0
  * lists them) plus cuda-device-id. CUDA input gives CUDA output, system
  * input gives system output. On a machine with a usable GPU the CUDA
  * kernels always run (system-memory frames are staged through GPU memory);
@@ -23,6 +24,11 @@
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12 ! cudaupload ! \
  *     cudablur sigma=3 border=replicate ! cudadownload ! videoconvert ! autovideosink
+ * ]|
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! qtdemux ! h264parse ! nvh264dec ! \
+ *     cfscale method=area ! "video/x-raw(memory:CUDAMemory),width=1280,height=720" ! \
+ *     cfconvert ! "video/x-raw(memory:CUDAMemory),format=RGBA" ! cudadownload ! fakesink
  * ]|
  */
 #ifdef HAVE_CONFIG_H
@@ -65,6 +71,8 @@ typedef struct
 #define GST_CF_FILTER_GET_CLASS(obj) ((GstCfFilterClass *) G_OBJECT_GET_CLASS (obj))
 
 static gpointer parent_class = NULL;
+
+static gchar *factory_name (const cf_filter_desc * desc);
 
 /* ---- names ---- */
 
@@ -280,14 +288,75 @@ gst_cf_filter_transform_structure (GstCfBaseTransform * base, GstPadDirection di
     gst_cf_structure_set_formats (copy, result[r]);
     if (!same[r])
       gst_structure_remove_fields (copy, "colorimetry", "chroma-site", NULL);
+    if (desc->flags & CF_FILTER_RESIZES) {
+      /* Any size on the other pad; fixate_structure picks the one the
+       * filter proposes. The pixel aspect ratio goes with the size. */
+      gst_structure_set (copy, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
+          "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
+      gst_structure_remove_field (copy, "pixel-aspect-ratio");
+    }
     gst_cf_caps_append (out, copy,
         gst_cf_features_are_cuda (features) ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : NULL);
     gst_structure_free (copy);
   }
 }
 
-/* Fills the parameters the stream decides (CF_PARAM_ROLE_COLOR_RANGE) from
- * the input caps and checks the format pair. */
+/* A resizing filter's output: the size it proposes for the input's size
+ * (scale's w and h, the input's where they are 0), or the nearest the peer
+ * allows. The input side, when the output is fixed first, keeps any size. */
+static void
+gst_cf_filter_fixate_structure (GstCfBaseTransform * base, GstPadDirection direction,
+    const GstStructure * in, GstStructure * out)
+{
+  GstCfFilter *self = GST_CF_FILTER (base);
+  gint w = 0, h = 0, ow = 0, oh = 0;
+  cf_status st;
+
+  if (direction != GST_PAD_SINK || !gst_structure_get_int (in, "width", &w)
+      || !gst_structure_get_int (in, "height", &h))
+    return;
+  g_mutex_lock (&self->lock);
+  st = cf_filter_get_output_size (self->settings, w, h, &ow, &oh);
+  g_mutex_unlock (&self->lock);
+  if (st != CF_OK)
+    return;
+  gst_structure_fixate_field_nearest_int (out, "width", ow);
+  gst_structure_fixate_field_nearest_int (out, "height", oh);
+}
+
+/* The caps that describe the YUV side of a conversion: the input's when it
+ * is YUV or the output is not, else the output's. */
+static const GstVideoInfo *
+yuv_side (const GstVideoInfo * in_info, const GstVideoInfo * out_info)
+{
+  return GST_VIDEO_INFO_IS_YUV (in_info) || !GST_VIDEO_INFO_IS_YUV (out_info) ? in_info
+      : out_info;
+}
+
+/* The choice a stream-described parameter takes from the caps, or NULL. */
+static const gchar *
+role_value (cf_param_role role, const GstVideoInfo * info)
+{
+  const GstVideoColorimetry *c = &info->colorimetry;
+
+  switch (role) {
+    case CF_PARAM_ROLE_COLOR_RANGE:
+      /* Unknown range: YUV video is limited range unless it says otherwise. */
+      return c->range == GST_VIDEO_COLOR_RANGE_0_255 ? "full" : "limited";
+    case CF_PARAM_ROLE_COLOR_MATRIX:
+      return c->matrix == GST_VIDEO_COLOR_MATRIX_BT709 ? "bt709"
+          : c->matrix == GST_VIDEO_COLOR_MATRIX_BT2020 ? "bt2020" : "bt601";
+    case CF_PARAM_ROLE_CHROMA_SITE:
+      /* Unknown siting: MPEG-2's, the default of H.264 and HEVC. */
+      return info->chroma_site == GST_VIDEO_CHROMA_SITE_UNKNOWN
+          || (info->chroma_site & GST_VIDEO_CHROMA_SITE_H_COSITED) ? "left" : "center";
+    default:
+      return NULL;
+  }
+}
+
+/* Fills the parameters the stream decides (CF_PARAM_ROLE_*) from the caps
+ * of the YUV side and checks the format pair. */
 static gboolean
 gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
     cf_format in_format, const GstVideoInfo * out_info, cf_format out_format)
@@ -296,10 +365,8 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
   const cf_filter_desc *desc = GST_CF_FILTER_GET_CLASS (self)->desc;
   cf_format outs[GST_CF_MAX_OUTPUTS];
   int n = output_formats (self, in_format, outs);
-  /* Unknown range: YUV video is limited range unless it says otherwise. */
-  gboolean full = in_info->colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255;
+  const GstVideoInfo *described = yuv_side (in_info, out_info);
 
-  (void) out_info;
   if ((desc->flags & CF_FILTER_SPATIAL)
       && GST_VIDEO_INFO_INTERLACE_MODE (in_info) != GST_VIDEO_INTERLACE_MODE_PROGRESSIVE) {
     if (self->have_refused && gst_video_info_is_equal (&self->refused, in_info))
@@ -307,9 +374,9 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
     self->refused = *in_info;
     self->have_refused = TRUE;
     GST_ELEMENT_ERROR (base, CORE, NEGOTIATION,
-        ("cuda%s cannot filter interlaced video (interlace-mode=%s): its result depends on "
+        ("%s cannot filter interlaced video (interlace-mode=%s): its result depends on "
             "neighbouring rows, which belong to the other field. Deinterlace first "
-            "(e.g. deinterlace or yadif).", desc->name,
+            "(e.g. deinterlace or yadif).", GST_OBJECT_NAME (base),
             gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE (in_info))),
         (NULL));
     return FALSE;
@@ -318,15 +385,24 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
   self->in_format = in_format;
   self->out_format = out_format;
   g_mutex_lock (&self->lock);
-  for (int i = 0; i < desc->n_params; i++)
-    if (desc->params[i].role == CF_PARAM_ROLE_COLOR_RANGE
-        && cf_filter_set_string (self->settings, desc->params[i].name,
-            full ? "full" : "limited") == CF_OK)
+  for (int i = 0; i < desc->n_params; i++) {
+    const gchar *value = role_value (desc->params[i].role, described);
+    if (value && cf_filter_set_string (self->settings, desc->params[i].name, value) == CF_OK)
       self->changed = TRUE;
+  }
   g_mutex_unlock (&self->lock);
   for (int i = 0; i < n; i++)
-    if (outs[i] == out_format)
+    if (outs[i] == out_format) {
+      /* before_transform decided for the caps before these (a buffer can
+       * bring a renegotiation after it ran): decide again for these. */
+      g_mutex_lock (&self->lock);
+      gboolean identity = cf_filter_is_identity (self->settings, in_format, out_format)
+          && GST_VIDEO_INFO_WIDTH (in_info) == GST_VIDEO_INFO_WIDTH (out_info)
+          && GST_VIDEO_INFO_HEIGHT (in_info) == GST_VIDEO_INFO_HEIGHT (out_info);
+      g_mutex_unlock (&self->lock);
+      gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (base), identity);
       return TRUE;
+    }
   GST_ELEMENT_ERROR (base, CORE, NEGOTIATION,
       ("The filter cannot make %s from %s.", cf_format_name (out_format),
           cf_format_name (in_format)), (NULL));
@@ -426,13 +502,15 @@ static void
 set_metadata (GstElementClass * element_class, const cf_filter_desc * desc)
 {
   gchar *longname = g_strdup_printf ("CUDA %s (cudafilters)", desc->name);
+  gchar *factory = factory_name (desc);
   gchar *description = g_strdup_printf ("%s. %s Example: gst-launch-1.0 videotestsrc ! "
-      "cudaupload ! cuda%s ! cudadownload ! videoconvert ! autovideosink", desc->summary,
-      desc->description, desc->name);
+      "cudaupload ! %s ! cudadownload ! videoconvert ! autovideosink", desc->summary,
+      desc->description, factory);
 
   gst_element_class_set_metadata (element_class, longname, "Filter/Effect/Video",
       description, "cudafilters developers");
   g_free (longname);
+  g_free (factory);
   g_free (description);
 }
 
@@ -470,6 +548,8 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
   cf_class->transform_structure = gst_cf_filter_transform_structure;
   cf_class->prefer_cuda_input = TRUE;
   cf_class->set_info = gst_cf_filter_set_info;
+  if (desc->flags & CF_FILTER_RESIZES)
+    cf_class->fixate_structure = gst_cf_filter_fixate_structure;
   GST_BASE_TRANSFORM_CLASS (g_class)->before_transform = gst_cf_filter_before_transform;
   cf_class->get_filter = gst_cf_filter_get_filter;
   cf_class->before_submit = gst_cf_filter_before_submit;
@@ -504,6 +584,25 @@ filter_type (const cf_filter_desc * desc)
   return type ? type : g_type_register_static (GST_TYPE_CF_BASE_TRANSFORM, name, &info, 0);
 }
 
+/* "cuda" + the filter's name, except where gst-plugins-bad's nvcodec
+ * registers that name too (cudaconvert, cudascale, cudaconvertscale from
+ * 1.22 on, where its kernels compile): GStreamer keeps one feature per
+ * name, so one of the two elements would be unreachable. Those take "cf" +
+ * the name (cfconvert, cfscale). */
+static gchar *
+factory_name (const cf_filter_desc * desc)
+{
+  static const gchar *const nvcodec[] = { "cudaconvert", "cudascale", "cudaconvertscale" };
+  gchar *name = g_strconcat ("cuda", desc->name, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (nvcodec); i++)
+    if (g_str_equal (name, nvcodec[i])) {
+      g_free (name);
+      return g_strconcat ("cf", desc->name, NULL);
+    }
+  return name;
+}
+
 gboolean
 gst_cf_filters_register (GstPlugin * plugin)
 {
@@ -511,7 +610,7 @@ gst_cf_filters_register (GstPlugin * plugin)
 
   for (int i = 0; i < cf_filter_registry_count (); i++) {
     const cf_filter_desc *desc = cf_filter_registry_get (i);
-    gchar *factory = g_strconcat ("cuda", desc->name, NULL);
+    gchar *factory = factory_name (desc);
     ok = gst_element_register (plugin, factory, GST_RANK_NONE, filter_type (desc)) && ok;
     g_free (factory);
   }

@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* Most output formats a filter offers for one input. */
-#define GST_CF_MAX_OUTPUTS 4
+#define GST_CF_MAX_OUTPUTS 12 /* convert: every format */
 
 /* Sets of formats, one bit per cf_format. */
 #define GST_CF_FORMAT_BIT(format) (1u << (unsigned) (format))

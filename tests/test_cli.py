@@ -384,6 +384,20 @@ class Transcode(CliCase):
         self.assertIn("cudafilters: %s: truncated" % self.path("truncated.mkv"), err)
         self.assertEqual(os.listdir(self.dir), [])
 
+    def test_scale_and_convert_filters(self):
+        # scale changes the size the encoder gets; convert to RGB and back
+        # to 4:2:0 on the way (our filters, not libswscale, between them).
+        dst = self.out("small.mp4")
+        out, _ = self.transcode("street.mp4", dst, "--vf",
+                                "scale=w=96:h=54:method=area,convert=format=rgba,"
+                                "convert=format=i420", "--json")
+        summary = json.loads(out)
+        n = frame_count(self.path("street.mp4"))
+        self.assertEqual((summary["ok"], summary["frames_out"]), (True, n))
+        s = stream_of(dst, "video")[0]
+        self.assertEqual((s["width"], s["height"]), (96, 54))
+        self.assertEqual(frame_count(dst), n)
+
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")
         out, _ = self.transcode("street.mp4", dst, "--json")

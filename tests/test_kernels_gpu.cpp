@@ -3,6 +3,12 @@
 // data, guard bytes around every plane. Skips visibly without a GPU.
 #include "test_utils.h"
 
+#include <cmath>
+
+#ifdef CF_HAVE_CUDA
+#include "blur.h"
+#endif
+
 namespace {
 
 const cf_format kFormats[] = { CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,
@@ -112,13 +118,13 @@ TEST(GpuExact, BlurAllFormatsRandomParameters)
 
 namespace {
 
-// Each register kernel (radii 1..12 and 24), every border, random sizes
+// Each register kernel (radii 1..12, 16, 20 and 24), every border, random sizes
 // (tiny, odd, wider than a tile or not), GRAY8, the Y plane of NV12, RGBA
 // and BGRx.
 void every_register_radius(std::mt19937 &rng)
 {
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
-    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 24 })
+    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 })
         for (int b = 0; b < 4; b++) {
             Size s = { std::uniform_int_distribution<int>(1, 300)(rng),
                        std::uniform_int_distribution<int>(1, 150)(rng) };
@@ -138,7 +144,7 @@ void every_register_radius(std::mt19937 &rng)
 void interior_tiles(std::mt19937 &rng)
 {
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
-    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 24 })
+    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 })
         for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA }) {
             Size s = { 2 * (4 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
                        2 * (3 * 128 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
@@ -149,12 +155,14 @@ void interior_tiles(std::mt19937 &rng)
         }
 }
 
-// Sets an environment variable for its lifetime.
-struct ScopedEnv {
-    std::string name;
-    ScopedEnv(const char *n, const char *value) : name(n) { setenv(n, value, 1); }
-    ~ScopedEnv() { unsetenv(name.c_str()); }
+#ifdef CF_HAVE_CUDA
+// Forces the CUDA blur's method (and whether the register method splits
+// its last wave) for its lifetime: the test hook of blur.h.
+struct ScopedMethod {
+    ScopedMethod(cf_blur_method m, bool split = true) { cf_blur_cuda_force(m, split); }
+    ~ScopedMethod() { cf_blur_cuda_force(CF_BLUR_METHOD_AUTO, true); }
 };
+#endif
 
 } // namespace
 
@@ -179,10 +187,13 @@ TEST(GpuExact, BlurRegisterKernelFullHeightTiles)
     // GPU: the same sweeps with the split turned off run the full-height
     // tiles at every radius.
     CF_REQUIRE_GPU();
-    ScopedEnv no_split("CUDAFILTERS_BLUR_SPLIT", "0");
+#ifdef CF_HAVE_CUDA
+    ScopedMethod no_split(CF_BLUR_METHOD_REG, false);
     std::mt19937 rng(2025);
     every_register_radius(rng);
     interior_tiles(rng);
+    EXPECT_EQ(cf_blur_cuda_last_method(), CF_BLUR_METHOD_REG);
+#endif
 }
 
 TEST(GpuExact, BlurRegisterKernelSplitLastWave)
@@ -210,6 +221,182 @@ TEST(GpuExact, BlurLargeSigmaAndHugeKernels)
     compare_cpu_gpu("blur=sigma=128", CF_FORMAT_GRAY16_LE, { 40, 1100 }, rng);
     compare_cpu_gpu("blur=sigma=40:border=constant:border-value=700", CF_FORMAT_P010_10LE,
                     { 61, 45 }, rng);
+}
+
+#ifdef CF_HAVE_CUDA
+namespace {
+
+const char *const kBorders[] = { "reflect101", "replicate", "reflect", "constant" };
+
+// A blur of random sigmas (unequal ones half the time) or kernel size,
+// border and border value, whose larger radius is at most max_r, for a
+// format of `depth` bits, sigmas at least min_sigma. (The register method
+// takes no kernel with a tap of 65536, which any sigma below about 0.21
+// makes: its callers ask for 0.3.)
+std::string random_blur(std::mt19937 &rng, int max_r, int depth, double min_sigma = 0.05)
+{
+    // Taps per direction: round(6 sigma + 1) | 1 (8-bit), round(8 sigma +
+    // 1) | 1 (16-bit): radius about 3 sigma or 4 sigma.
+    const double per_r = depth == 8 ? 3.0 : 4.0;
+    // (The element's sigma stops at 128: larger radii by kernel-size.)
+    auto sigma_for = [&](int r) {
+        return std::min(128.0, std::max(min_sigma, (r - 0.4) / per_r));
+    };
+    const int r = std::uniform_int_distribution<int>(1, max_r)(rng);
+    std::string text = "blur=border=" + std::string(kBorders[rng() % 4]) +
+                       ":border-value=" + std::to_string(rng() % 1100);
+    if (rng() % 4 == 0 || r > 128 * per_r)
+        return text + ":sigma=" + std::to_string(sigma_for(r)) +
+               ":kernel-size=" + std::to_string(2 * r + 1);
+    text += ":sigma=" + std::to_string(sigma_for(r));
+    if (rng() % 2)
+        text += ":sigma-y=" +
+                std::to_string(sigma_for(std::uniform_int_distribution<int>(1, max_r)(rng)));
+    return text;
+}
+
+// Runs compare_cpu_gpu with the CUDA method forced and checks it ran.
+void compare_with_method(cf_blur_method m, const std::string &text, cf_format fmt, Size s,
+                         std::mt19937 &rng, size_t align = 0)
+{
+    ScopedMethod forced(m, rng() % 2 == 0);
+    compare_cpu_gpu(text, fmt, s, rng, align);
+    EXPECT_EQ(cf_blur_cuda_last_method(), m) << text << " " << cf_format_name(fmt);
+}
+
+// Sizes for a kernel of radius up to max_r: tiny ones, ones narrower or
+// shorter than the kernel, and ones of several blocks of each pass (rows:
+// 2048 pixels, columns: 64 rows), keeping the CPU reference quick.
+Size random_size(std::mt19937 &rng, int max_r)
+{
+    switch (rng() % 4) {
+    case 0: return { std::uniform_int_distribution<int>(1, 9)(rng),
+                     std::uniform_int_distribution<int>(1, 9)(rng) };
+    case 1: return { std::uniform_int_distribution<int>(1, 2 * max_r + 3)(rng),
+                     std::uniform_int_distribution<int>(1, 70)(rng) };
+    case 2: return { std::uniform_int_distribution<int>(2040, 2300)(rng),
+                     std::uniform_int_distribution<int>(1, max_r < 64 ? 140 : 20)(rng) };
+    default: return { std::uniform_int_distribution<int>(1, 300)(rng),
+                      std::uniform_int_distribution<int>(60, max_r < 64 ? 300 : 150)(rng) };
+    }
+}
+
+} // namespace
+
+TEST(GpuExact, BlurTwoPassMethodEveryFormatRandomRadii)
+{
+    // The two-pass method forced on every format, radii 1..512 (kernels up
+    // to 1025 taps), unequal radii, every border, guard bytes.
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(1717);
+    for (int round = 0; round < 3; round++)
+        for (cf_format fmt : kFormats) {
+            const int depth = cf_format_get_info(fmt)->depth;
+            const int max_r = round == 0 ? 24 : round == 1 ? 128 : 512;
+            compare_with_method(CF_BLUR_METHOD_SEP, random_blur(rng, max_r, depth), fmt,
+                                random_size(rng, max_r), rng);
+        }
+    // Kernels of 1025 taps both ways, the largest the element accepts.
+    compare_with_method(CF_BLUR_METHOD_SEP, "blur=sigma=128", CF_FORMAT_GRAY16_LE, { 70, 1030 },
+                        rng);
+    compare_with_method(CF_BLUR_METHOD_SEP, "blur=sigma=3:kernel-size=1025:border=constant",
+                        CF_FORMAT_RGBA, { 1100, 9 }, rng);
+}
+
+TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
+{
+    // The register method forced with unequal radii and radii between the
+    // built ones (run on the next built radius among zero taps).
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(1718);
+    const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_I420, CF_FORMAT_RGBA,
+                                  CF_FORMAT_BGRX };
+    for (int i = 0; i < 40; i++) {
+        const cf_format fmt = formats[i % 5];
+        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 24, 8, 0.3), fmt,
+                            random_size(rng, 24), rng, i % 3 == 0 ? 16 : 0);
+    }
+}
+
+TEST(GpuExact, BlurMethodsSmallFrames)
+{
+    // A few small frames per method (the sanitizer run: compute-sanitizer
+    // memcheck and racecheck with --gtest_filter=*BlurMethodsSmallFrames*).
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(1719);
+    for (int i = 0; i < 6; i++) {
+        const cf_format reg_formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA };
+        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 24, 8, 0.3), reg_formats[i % 3],
+                            { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) }, rng);
+        const cf_format fmt = kFormats[rng() % 12];
+        compare_with_method(CF_BLUR_METHOD_SEP,
+                            random_blur(rng, i < 3 ? 24 : 200, cf_format_get_info(fmt)->depth),
+                            fmt, { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) }, rng);
+    }
+}
+
+TEST(GpuExact, BlurForcedMethodThatDoesNotTakeTheFrameFails)
+{
+    CF_REQUIRE_GPU();
+    ScopedMethod forced(CF_BLUR_METHOD_REG);
+    cf_frame src, dst;
+    CF_ASSERT_OK(cf_frame_alloc(&src, CF_FORMAT_GRAY16_LE, 32, 16, CF_MEMORY_DEVICE));
+    CF_ASSERT_OK(cf_frame_alloc(&dst, CF_FORMAT_GRAY16_LE, 32, 16, CF_MEMORY_DEVICE));
+    cf_filter *f = cf_filter_new("blur");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_UNSUPPORTED_FORMAT);
+    EXPECT_NE(std::string(cf_last_error()).find("reg"), std::string::npos) << cf_last_error();
+    cf_filter_free(&f);
+    cf_frame_free(&src);
+    cf_frame_free(&dst);
+}
+#endif
+
+// The dispatch table's picks (pure host arithmetic, no GPU needed).
+TEST(BlurDispatch, TablePicksAMethodPerShape)
+{
+#ifndef CF_HAVE_CUDA
+    GTEST_SKIP() << "built without CUDA";
+#else
+    struct Case {
+        double sigma, sigma_y;
+        int channels, sample_bytes, n_planes;
+        cf_blur_method want;
+    } cases[] = {
+        { 2, 2, 1, 1, 1, CF_BLUR_METHOD_REG },    // GRAY8
+        { 8, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA, 49 taps
+        { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // unequal radii: padded
+        { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
+        { 16, 16, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 48
+        { 8, 16, 4, 1, 1, CF_BLUR_METHOD_SEP },
+        { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
+        { 2, 2, 1, 2, 2, CF_BLUR_METHOD_SEP },    // P010: 16-bit samples
+        { 2, 2, 3, 1, 1, CF_BLUR_METHOD_SEP },    // RGB: 3 channels
+        { 0.01, 0.01, 1, 1, 1, CF_BLUR_METHOD_SEP }, // one tap of 65536
+    };
+    for (const Case &c : cases) {
+        // Kernels of the sizes the element derives (symmetric, summing to
+        // 65536 like cf_blur_make_kernel's; only sizes and the centre's
+        // weight matter here).
+        const double per_sigma = c.sample_bytes == 1 ? 6.0 : 8.0;
+        auto make = [&](double sigma, cf_blur_kernel &k) {
+            k.size = (int)std::lrint(sigma * per_sigma + 1.0) | 1;
+            for (int t = 0; t < k.size; t++) k.w[t] = 1;
+            k.w[k.size / 2] = 65536u - (uint32_t)(k.size - 1);
+        };
+        cf_blur_kernel kx, ky;
+        make(c.sigma, kx);
+        make(c.sigma_y, ky);
+        cf_blur_plane planes[2] = {};
+        for (int i = 0; i < c.n_planes; i++) {
+            planes[i].width = 64, planes[i].height = 64;
+            planes[i].channels = i == 0 || c.channels != 1 ? c.channels : 2; // NV12's UV
+            planes[i].sample_bytes = c.sample_bytes;
+        }
+        EXPECT_EQ(cf_blur_cuda_pick(&kx, &ky, planes, c.n_planes), c.want)
+            << "sigma " << c.sigma << "/" << c.sigma_y << ", " << c.channels << " channels";
+    }
+#endif
 }
 
 TEST(GpuExact, TallFrameBeyondGridLimit)

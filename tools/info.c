@@ -73,6 +73,9 @@ static void print_filter_text(const cf_filter_desc *d)
         print_wrapped(p->summary, 19);
         if (p->role == CF_PARAM_ROLE_COLOR_RANGE)
             print_wrapped("(the command line sets it from the decoded video's colour range)", 19);
+        if (p->role == CF_PARAM_ROLE_COLOR_MATRIX || p->role == CF_PARAM_ROLE_CHROMA_SITE)
+            print_wrapped("(the command line sets it from the decoded video's colour description)",
+                          19);
     }
 }
 

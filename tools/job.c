@@ -43,7 +43,8 @@ typedef struct state {
     AVFrame *frame;
     double last_progress;      /* cli_now() of the last packet or frame */
     bool started;              /* encoder open, header written */
-    int w, h;                  /* video size the chain and encoder work at */
+    int w, h;                  /* video size the chain works at */
+    int ow, oh;                /* video size the chain makes (a scale), the encoder's */
     enum AVPixelFormat vf_in;  /* host format the chain takes */
     enum AVPixelFormat enc_fmt;/* what the encoder takes (AV_PIX_FMT_CUDA: device frames) */
     AVBufferRef *enc_frames;   /* CUDA pool NVENC reads from, or NULL */
@@ -124,7 +125,7 @@ static int to_encoder(state *s, AVFrame **f, cli_convert *conv, cli_err *err)
 {
     if (s->enc_fmt == AV_PIX_FMT_CUDA && (*f)->format == AV_PIX_FMT_CUDA)
         return 0;
-    return cli_convert_frame(conv, f, s->enc_fmt, s->w, s->h, err);
+    return cli_convert_frame(conv, f, s->enc_fmt, s->ow, s->oh, err);
 }
 
 /* One frame through the chain and to the encoder's format, waiting for it
@@ -223,8 +224,8 @@ static AVBufferRef *nvenc_frames(state *s, const AVCodec *codec, cf_format final
     AVHWFramesContext *fc = (AVHWFramesContext *)ref->data;
     fc->format = AV_PIX_FMT_CUDA;
     fc->sw_format = cli_format_to_av(final);
-    fc->width = s->w;
-    fc->height = s->h;
+    fc->width = s->ow;
+    fc->height = s->oh;
     if (av_hwframe_ctx_init(ref) < 0)
         av_buffer_unref(&ref);
     return ref;
@@ -249,6 +250,7 @@ static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
         }
         bool ok = false;
         s->vf_in = cli_format_from_av(sw, NULL) != CF_FORMAT_UNKNOWN ? sw : cli_format_nearest(sw);
+        cli_vf_set_colour(&s->vf, first);
         final = cli_vf_plan(&s->vf, cli_format_from_av(s->vf_in, NULL),
                             cli_frame_full_range(first, sw), accepted, n_acc, &ok, &s->job->err);
         if (final == CF_FORMAT_UNKNOWN)
@@ -332,6 +334,7 @@ static int start(state *s, const AVFrame *first, AVFrame **processed)
     cli_err *err = &s->job->err;
     s->w = first->width;
     s->h = first->height;
+    cli_vf_output_size(&s->vf, s->w, s->h, &s->ow, &s->oh);
     const AVCodec *cand[CLI_MAX_ENCODERS];
     int n = cli_encoder_candidates(s->job->opts->codec, s->job->gpu != NULL, cand);
     if (n == 0)

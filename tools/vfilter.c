@@ -32,10 +32,13 @@ int cli_vf_init(cli_vf *vf, const char *desc, int threads, cli_err *err)
             cf_chain_free(&vf->chain);
             return cli_fail(err, AVERROR(EINVAL), "--threads: %s", cf_last_error());
         }
-        for (int p = 0; p < d->n_params; p++)
+        for (int p = 0; p < d->n_params; p++) {
             if (d->params[p].role == CF_PARAM_ROLE_COLOR_RANGE &&
                 cf_filter_param_is_set(f, d->params[p].name))
                 vf->user_range[i] = true;
+            if (cf_filter_param_is_set(f, d->params[p].name))
+                vf->user_roles[i] |= 1u << d->params[p].role;
+        }
     }
     return 0;
 }
@@ -104,6 +107,28 @@ static void search_from(search *s, int step, cf_format f)
     }
 }
 
+void cli_vf_set_colour(cli_vf *vf, const AVFrame *frame)
+{
+    const char *matrix = frame->colorspace == AVCOL_SPC_BT709 ? "bt709"
+                         : frame->colorspace == AVCOL_SPC_BT2020_NCL ||
+                                   frame->colorspace == AVCOL_SPC_BT2020_CL
+                             ? "bt2020"
+                             : "bt601";
+    const char *site = frame->chroma_location == AVCHROMA_LOC_CENTER ? "center" : "left";
+    for (int i = 0; i < vf->n; i++) {
+        cf_filter *f = cf_chain_get(vf->chain, i);
+        const cf_filter_desc *d = cf_filter_get_desc(f);
+        for (int p = 0; p < d->n_params; p++) {
+            cf_param_role role = d->params[p].role;
+            const char *value = role == CF_PARAM_ROLE_COLOR_MATRIX  ? matrix
+                                : role == CF_PARAM_ROLE_CHROMA_SITE ? site
+                                                                    : NULL;
+            if (value && !(vf->user_roles[i] & (1u << role)))
+                (void)cf_filter_set_string(f, d->params[p].name, value); /* a choice of its enum */
+        }
+    }
+}
+
 /* Sets every CF_PARAM_ROLE_COLOR_RANGE parameter (enum {limited, full}). */
 static void set_range_params(cf_filter *f, bool full_range)
 {
@@ -151,6 +176,14 @@ cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format
 cf_format cli_vf_output(const cli_vf *vf)
 {
     return vf->n ? vf->out[vf->n - 1] : vf->in;
+}
+
+void cli_vf_output_size(const cli_vf *vf, int w, int h, int *ow, int *oh)
+{
+    for (int i = 0; i < vf->n; i++) /* sizes >= 1 in, so this cannot fail */
+        (void)cf_filter_get_output_size(cf_chain_get(vf->chain, i), w, h, &w, &h);
+    *ow = w;
+    *oh = h;
 }
 
 /* ---- running ----------------------------------------------------------- */
@@ -227,8 +260,11 @@ int cli_vf_submit(cli_vf *vf, AVFrame *in, cli_err *err)
     else if (!cli_frame_wrap(in, vf->in, dev ? CF_MEMORY_DEVICE : CF_MEMORY_HOST, vf->device, &src))
         ret = cli_fail(err, AVERROR(EINVAL), "frame %dx%d cannot be wrapped as %s", in->width,
                        in->height, cf_format_name(vf->in));
-    else if (vf->gpu && vf->hw_frames)
-        ret = hw_output(vf, job, in->width, in->height, &dst, err);
+    else if (vf->gpu && vf->hw_frames) {
+        int ow, oh;
+        cli_vf_output_size(vf, in->width, in->height, &ow, &oh);
+        ret = hw_output(vf, job, ow, oh, &dst, err);
+    }
     /* A decoded CUDA frame is written by FFmpeg's copies on its stream: the
      * filters' GPU work waits for them there, not here. */
     if (ret == 0 && dev && cf_event_record(vf->decoded, vf->decoder_stream) != CF_OK)

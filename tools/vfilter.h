@@ -35,6 +35,7 @@ typedef struct cli_vf {
     cf_format in;                /* planned input format */
     cf_format out[CLI_VF_MAX];   /* planned output format of each filter */
     bool user_range[CLI_VF_MAX]; /* --vf gave the filter's range itself */
+    unsigned user_roles[CLI_VF_MAX]; /* bit 1 << cf_param_role: --vf gave that parameter */
     bool gpu;                    /* run on device `device` */
     int device;
     cf_stream decoder_stream;    /* FFmpeg's stream, whose copies the GPU work waits for */
@@ -69,6 +70,13 @@ void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream decoder_stream);
 cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format *accepted,
                       int n_accepted, bool *is_accepted, cli_err *err);
 
+/* Sets the parameters that describe the stream's colour (matrix:
+ * CF_PARAM_ROLE_COLOR_MATRIX, from frame->colorspace: BT.709, BT.2020, else
+ * BT.601; 4:2:0 siting: CF_PARAM_ROLE_CHROMA_SITE, from
+ * frame->chroma_location: centre for AVCHROMA_LOC_CENTER, else MPEG-2's
+ * left) wherever --vf did not give them. Call before cli_vf_plan(). */
+void cli_vf_set_colour(cli_vf *vf, const AVFrame *frame);
+
 /* Makes the scheduler for the planned chain, with `depth` frames in flight
  * (0: the scheduler's default), replacing one made before (whose frames must
  * all have been received). Returns 0 or a negative AVERROR with err set. */
@@ -101,6 +109,10 @@ int cli_vf_run(cli_vf *vf, AVFrame *in, AVFrame **out, cli_err *err);
 
 /* The chain's final format (the input's when the chain is empty). */
 cf_format cli_vf_output(const cli_vf *vf);
+
+/* The size the chain makes of a w x h frame (a scale changes it), in
+ * *ow x *oh; w x h for an empty chain. */
+void cli_vf_output_size(const cli_vf *vf, int w, int h, int *ow, int *oh);
 
 /* Frees the chain, the scheduler (dropping frames still in flight) and the
  * event, in the current CUDA context. */

@@ -29,6 +29,8 @@ typedef enum cf_param_type {
 typedef enum cf_param_role {
     CF_PARAM_ROLE_NONE = 0,
     CF_PARAM_ROLE_COLOR_RANGE, /* enum {limited, full}: the input's quantisation range */
+    CF_PARAM_ROLE_COLOR_MATRIX, /* enum {bt601, bt709, bt2020}: the YUV matrix */
+    CF_PARAM_ROLE_CHROMA_SITE,  /* enum {left, center}: 4:2:0 chroma siting (MPEG-2, JPEG) */
 } cf_param_role;
 
 typedef struct cf_param_desc {
@@ -49,6 +51,10 @@ enum {
     /* Output pixels depend on neighbouring pixels (blur): an interlaced
      * frame, two fields woven together, cannot be filtered as one picture. */
     CF_FILTER_SPATIAL = 1 << 0,
+    /* The output may have another size than the input (scale): the output
+     * frame's size is what the filter makes, cf_filter_get_output_size()
+     * the size it proposes. */
+    CF_FILTER_RESIZES = 1 << 1,
 };
 
 typedef struct cf_filter_desc {
@@ -146,8 +152,15 @@ CF_API cf_status cf_filter_get_output_format(const cf_filter *filter, cf_format 
 CF_API int cf_filter_get_output_formats(const cf_filter *filter, cf_format input,
                                         cf_format *out, int max);
 
+/* The output size the filter proposes for a width x height input (pixels):
+ * the input's, except for filters with CF_FILTER_RESIZES (scale: its w and
+ * h, or the input's where they are 0). Errors: CF_ERROR_INVALID_ARGUMENT
+ * (NULL argument, size < 1). */
+CF_API cf_status cf_filter_get_output_size(const cf_filter *filter, int width, int height,
+                                           int *out_width, int *out_height);
+
 /* True if, with the current parameters, the filter leaves `input` unchanged
- * when it produces `output` (gray GRAY8 -> GRAY8, blur with one-tap
+ * when it produces `output` (at the input's size) (gray GRAY8 -> GRAY8, blur with one-tap
  * kernels), so a front end may pass frames through untouched. */
 CF_API bool cf_filter_is_identity(const cf_filter *filter, cf_format input, cf_format output);
 
@@ -155,7 +168,8 @@ CF_API bool cf_filter_is_identity(const cf_filter *filter, cf_format input, cf_f
  * memory: host (either kind) runs the CPU reference synchronously, device
  * runs the CUDA kernels asynchronously on `stream` (finish with
  * cf_stream_synchronize or an event before reading dst). dst must have the
- * size of src and one of the formats cf_filter_get_output_formats() gives,
+ * size of src (any size >= 1 for a CF_FILTER_RESIZES filter, which scales
+ * to it) and one of the formats cf_filter_get_output_formats() gives,
  * and must not overlap src. Errors: CF_ERROR_INVALID_ARGUMENT,
  * CF_ERROR_UNSUPPORTED_FORMAT, CF_ERROR_NO_DEVICE, CF_ERROR_OUT_OF_MEMORY,
  * CF_ERROR_CUDA. */

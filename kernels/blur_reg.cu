@@ -1,254 +1,24 @@
-/* CUDA blur with the arithmetic of blur.h.
- *
- * 8-bit planes of 1, 2 or 4 channels with the same radius both ways, for
- * the radii it is built for (1-12, 24): blur8_reg, both passes per tile in
- * shared memory, several outputs per thread from a window of registers.
- *
- * Other 8-bit planes with kernels that fit: one fused kernel per 32x32 tile. It
- * stages the tile plus the kernel radius on every side (border folded) in
- * shared memory, runs the horizontal pass into a shared 16-bit tile and the
- * vertical pass from it, so the intermediate never goes to device memory.
- *
- * Otherwise (10/16-bit planes, very large kernels) two passes through a
- * scratch plane. Horizontal: a block stages its row segment plus the radius
- * in shared memory. Vertical: one thread per sample column, reads coalesced
- * across the row. 8-bit planes keep 16-bit intermediates and a 32-bit
- * vertical sum; 10/16-bit planes keep 32-bit intermediates and a 64-bit
- * vertical sum (bounds in blur.h). Grids stride over rows, so any height
- * fits the 65535 grid.y limit. */
+/* CUDA blur, register-window method (blur_cuda.cuh): 8-bit planes of 1, 2
+ * or 4 channels, both passes of a tile in shared memory, for the radii it
+ * is built for (1-12, 16, 20, 24); kernels of other radii up to 24, and
+ * unequal horizontal and vertical radii, run on the next built radius with
+ * their taps centred among zero weights (a zero tap adds 0: the same sums).
+ * Arithmetic of blur.h. */
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <algorithm>
-#include <type_traits>
 #include <climits>
-#include <cstdlib>
-#include <cstring>
+#include <type_traits>
 
-#include "blur.h"
-#include "launch.cuh"
+#include "blur_cuda.cuh"
 
 namespace {
 
-constexpr int kBlockX = 128;
-
-template <typename T> struct BlurTypes;
-template <> struct BlurTypes<uint8_t> {
-    using Tmp = uint16_t;
-    using VAcc = uint32_t;
-};
-template <> struct BlurTypes<uint16_t> {
-    using Tmp = uint32_t;
-    using VAcc = uint64_t;
-};
-
-template <typename T, int C>
-__global__ void blur_horizontal(const uint8_t *__restrict__ src, size_t src_pitch,
-                                uint8_t *__restrict__ tmp, size_t tmp_pitch, int width,
-                                int height, int border, uint32_t border_value, int shift,
-                                const __grid_constant__ cf_blur_kernel k)
-{
-    cf_pdl_begin();
-    using Tmp = typename BlurTypes<T>::Tmp;
-    extern __shared__ __align__(16) uint8_t shared[];
-    T *tile = reinterpret_cast<T *>(shared);
-    const int r = k.size / 2, span = kBlockX + 2 * r, x0 = blockIdx.x * kBlockX;
-    const int x = x0 + threadIdx.x;
-    for (int y = blockIdx.y; y < height; y += gridDim.y) {
-        const T *row = reinterpret_cast<const T *>(src + (size_t)y * src_pitch);
-        for (int i = threadIdx.x; i < span; i += kBlockX) {
-            int sx = cf_border_index(x0 - r + i, width, border);
-#pragma unroll
-            for (int c = 0; c < C; c++)
-                tile[i * C + c] = sx < 0 ? (T)border_value : (T)(row[(size_t)sx * C + c] >> shift);
-        }
-        __syncthreads();
-        if (x < width) {
-            uint32_t acc[C] = {};
-            for (int t = 0; t < k.size; t++) {
-                uint32_t w = k.w[t];
-#pragma unroll
-                for (int c = 0; c < C; c++)
-                    acc[c] += w * tile[(threadIdx.x + t) * C + c];
-            }
-            Tmp *out = reinterpret_cast<Tmp *>(tmp + (size_t)y * tmp_pitch) + (size_t)x * C;
-#pragma unroll
-            for (int c = 0; c < C; c++)
-                out[c] = (Tmp)cf_blur_round_h(acc[c]);
-        }
-        __syncthreads();
-    }
-}
-
-template <typename T>
-__global__ void blur_vertical(const uint8_t *__restrict__ tmp, size_t tmp_pitch,
-                              uint8_t *__restrict__ dst, size_t dst_pitch, int samples,
-                              int height, int border, uint32_t border_value, int shift,
-                              const __grid_constant__ cf_blur_kernel k)
-{
-    cf_pdl_begin();
-    using Tmp = typename BlurTypes<T>::Tmp;
-    using VAcc = typename BlurTypes<T>::VAcc;
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    if (x >= samples)
-        return;
-    const int r = k.size / 2;
-    const Tmp border_t = (Tmp)(border_value << 8);
-    for (int y = blockIdx.y; y < height; y += gridDim.y) {
-        VAcc acc = 0;
-        for (int t = 0; t < k.size; t++) {
-            int j = cf_border_index(y - r + t, height, border);
-            Tmp v = j < 0 ? border_t : reinterpret_cast<const Tmp *>(tmp + (size_t)j * tmp_pitch)[x];
-            acc += (VAcc)k.w[t] * v;
-        }
-        reinterpret_cast<T *>(dst + (size_t)y * dst_pitch)[x] = (T)(cf_blur_round_v(acc) << shift);
-    }
-}
-
-unsigned grid_rows(int height)
-{
-    return (unsigned)(height < 65535 ? height : 65535);
-}
-
-constexpr int kTile = 32;           // fused kernel: output tile, pixels per side
-constexpr int kFusedThreads = 256;
-constexpr size_t kFusedMaxShared = 48 * 1024; // no opt-in needed up to this
-
-/* Shared memory of the fused kernel: the 8-bit input tile, padded to an
- * even size, then the 16-bit horizontal results. */
-__host__ __device__ size_t fused_mid_offset(int in_w, int in_h, int channels)
-{
-    size_t in = (size_t)in_w * in_h * channels;
-    return (in + 15) / 16 * 16; // 16-byte aligned for the packed 4-channel path
-}
-
-__host__ __device__ size_t fused_shared_bytes(int in_w, int in_h, int channels)
-{
-    return fused_mid_offset(in_w, in_h, channels) + (size_t)in_h * kTile * channels * sizeof(uint16_t);
-}
-
-/* Both passes of the fused kernel for 4-channel pixels (RGBA and kin): one
- * thread per pixel, one 32-bit shared load per tap in the horizontal pass
- * and one 64-bit load per tap in the vertical pass, four sums each. Same
- * arithmetic as the per-sample loops. Ends with the block synchronised. */
-__device__ __forceinline__ void packed4_passes(const uint8_t *in, uint16_t *mid, int in_w, int in_h,
-                               uint8_t *__restrict__ dst, size_t dst_pitch, int x0, int y0,
-                               int width, int height, const cf_blur_kernel &kx,
-                               const cf_blur_kernel &ky)
-{
-    const uint32_t *in4 = reinterpret_cast<const uint32_t *>(in);
-    uint2 *mid4 = reinterpret_cast<uint2 *>(mid);
-    for (int i = threadIdx.x; i < in_h * kTile; i += kFusedThreads) {
-        int r = i / kTile, col = i - r * kTile;
-        const uint32_t *p = in4 + (size_t)r * in_w + col;
-        uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (int t = 0; t < kx.size; t++) {
-            uint32_t w = kx.w[t], v = p[t];
-            a0 += w * (v & 0xff);
-            a1 += w * ((v >> 8) & 0xff);
-            a2 += w * ((v >> 16) & 0xff);
-            a3 += w * (v >> 24);
-        }
-        mid4[i] = make_uint2(cf_blur_round_h(a0) | cf_blur_round_h(a1) << 16,
-                             cf_blur_round_h(a2) | cf_blur_round_h(a3) << 16);
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < kTile * kTile; i += kFusedThreads) {
-        int r = i / kTile, col = i - r * kTile;
-        int x = x0 + col, y = y0 + r;
-        if (x >= width || y >= height)
-            continue;
-        const uint2 *p = mid4 + (size_t)r * kTile + col;
-        uint32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (int t = 0; t < ky.size; t++) {
-            uint32_t w = ky.w[t];
-            uint2 v = p[(size_t)t * kTile];
-            a0 += w * (v.x & 0xffff);
-            a1 += w * (v.x >> 16);
-            a2 += w * (v.y & 0xffff);
-            a3 += w * (v.y >> 16);
-        }
-        uint8_t *d = dst + (size_t)y * dst_pitch + (size_t)x * 4;
-        d[0] = (uint8_t)cf_blur_round_v(a0);
-        d[1] = (uint8_t)cf_blur_round_v(a1);
-        d[2] = (uint8_t)cf_blur_round_v(a2);
-        d[3] = (uint8_t)cf_blur_round_v(a3);
-    }
-    __syncthreads();
-}
-
-/* Both passes of the fused kernel, one thread per sample. Ends with the
- * block synchronised. */
-template <int C>
-__device__ __forceinline__ void per_sample_passes(const uint8_t *in, uint16_t *mid, int in_w, int in_h,
-                                  uint8_t *__restrict__ dst, size_t dst_pitch, int x0, int y0,
-                                  int width, int height, const cf_blur_kernel &kx,
-                                  const cf_blur_kernel &ky)
-{
-    for (int i = threadIdx.x; i < in_h * kTile * C; i += kFusedThreads) {
-        int r = i / (kTile * C), rest = i - r * kTile * C;
-        const uint8_t *p = in + ((size_t)r * in_w) * C + rest;
-        uint32_t acc = 0;
-        for (int t = 0; t < kx.size; t++)
-            acc += kx.w[t] * p[t * C];
-        mid[i] = (uint16_t)cf_blur_round_h(acc);
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < kTile * kTile * C; i += kFusedThreads) {
-        int r = i / (kTile * C), rest = i - r * kTile * C;
-        int x = x0 + rest / C, y = y0 + r;
-        if (x >= width || y >= height)
-            continue;
-        const uint16_t *p = mid + (size_t)r * kTile * C + rest;
-        uint32_t acc = 0;
-        for (int t = 0; t < ky.size; t++)
-            acc += ky.w[t] * p[(size_t)t * kTile * C];
-        dst[(size_t)y * dst_pitch + (size_t)x0 * C + rest] = (uint8_t)cf_blur_round_v(acc);
-    }
-    __syncthreads();
-}
-
-/* One 32x32 output tile of an 8-bit plane, both passes in shared memory.
- * kx and ky have the same radius R (the launcher checks). */
-template <int C>
-__global__ void blur_fused8(const uint8_t *__restrict__ src, size_t src_pitch,
-                            uint8_t *__restrict__ dst, size_t dst_pitch, int width, int height,
-                            int border, uint32_t border_value,
-                            const __grid_constant__ cf_blur_kernel kx,
-                            const __grid_constant__ cf_blur_kernel ky)
-{
-    cf_pdl_begin();
-    extern __shared__ __align__(16) uint8_t shared[];
-    const int rx = kx.size / 2, ry = ky.size / 2;
-    const int in_w = kTile + 2 * rx, in_h = kTile + 2 * ry;
-    uint8_t *in = shared; // in_h x in_w x C
-    uint16_t *mid = reinterpret_cast<uint16_t *>(shared + fused_mid_offset(in_w, in_h, C)); // in_h x kTile x C
-    const int tiles_y = (height + kTile - 1) / kTile;
-    const int x0 = blockIdx.x * kTile;
-    for (int ty = blockIdx.y; ty < tiles_y; ty += gridDim.y) {
-        const int y0 = ty * kTile;
-        for (int i = threadIdx.x; i < in_h * in_w; i += kFusedThreads) {
-            int r = i / in_w, c = i - r * in_w;
-            int sy = cf_border_index(y0 - ry + r, height, border);
-            int sx = cf_border_index(x0 - rx + c, width, border);
-            const uint8_t *s = src + (size_t)sy * src_pitch + (size_t)sx * C;
-#pragma unroll
-            for (int k = 0; k < C; k++)
-                in[i * C + k] = (sy < 0 || sx < 0) ? (uint8_t)border_value : s[k];
-        }
-        __syncthreads();
-        if constexpr (C == 4)
-            packed4_passes(in, mid, in_w, in_h, dst, dst_pitch, x0, y0, width, height, kx, ky);
-        else
-            per_sample_passes<C>(in, mid, in_w, in_h, dst, dst_pitch, x0, y0, width, height, kx,
-                                 ky);
-    }
-}
-
 /* 8-bit planes of 1, 2 or 4 interleaved channels (GRAY8 and the Y of
- * NV12/I420; the UV of NV12; RGBA and kin) with the same radius both ways,
- * for the radii built here (1-12 and 24): the arithmetic of blur_fused8,
- * with each thread computing several outputs from a window of inputs held
- * in registers and the taps compile-time indices into the constant bank.
+ * NV12/I420; the UV of NV12; RGBA and kin), kernels centred in 2R + 1 taps
+ * both ways for the radii R built here (1-12, 16, 20, 24): each thread
+ * computes several outputs from a window of inputs held in registers, the
+ * taps compile-time indices into the constant bank.
  * All planes of a frame go in one launch (blur8_reg), so one plane's last
  * tiles overlap the next plane's first ones.
  *
@@ -738,18 +508,27 @@ blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps t
     }
 }
 
+/* Tap t of kernel k centred in 2R + 1 taps (R at least its radius): its
+ * own weights in the middle, zeros around them. */
+uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
+{
+    const int i = t - (R - k.size / 2);
+    return i >= 0 && i < k.size ? k.w[i] : 0u;
+}
+
 /* One launch for every plane; false if the frame has too many tiles, else
- * true with the launch's error in *err. */
+ * true with the launch's error in *err. split: whether the last wave's
+ * tile rows may be split (cf_blur_reg_rows). */
 template <int R, int C0, int C1>
 bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-                int n_planes, cudaStream_t stream, cudaError_t *err)
+                int n_planes, bool split, cudaStream_t stream, cudaError_t *err)
 {
     static_assert(R <= kRegMaxR, "taps sized for kRegMaxR");
     RegTaps taps = {};
     for (int m = 0; m <= R; m++)
-        taps.pairs[m] = kx.w[2 * m] | (m < R ? kx.w[2 * m + 1] << 16 : 0);
+        taps.pairs[m] = centred_tap(kx, R, 2 * m) | (m < R ? centred_tap(kx, R, 2 * m + 1) << 16 : 0);
     for (int t = 0; t < 2 * R + 1; t++)
-        taps.v[t] = ky.w[t];
+        taps.v[t] = centred_tap(ky, R, t);
     RegLaunch l = {};
     l.n_planes = n_planes;
     l.border = planes[0].border;
@@ -770,9 +549,8 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     if (strips == 0) // an empty frame
         return true;
     // The last wave's tile rows split in two where it would leave most of
-    // the GPU idle (cf_blur_reg_rows); CUDAFILTERS_BLUR_SPLIT=0 in the
-    // environment keeps every tile whole (tests and comparisons).
-    const char *split_env = std::getenv("CUDAFILTERS_BLUR_SPLIT");
+    // the GPU idle (cf_blur_reg_rows), unless the caller keeps every tile
+    // whole (the test hook, blur.h).
     // The SM count and occupancy are asked once per device and kept
     // (launch.cuh), not queried every frame.
     int device = 0, sms = 0, major = 0, per_sm = 0;
@@ -783,7 +561,7 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
         *err = cf_occupancy<blur8_reg<R, C0, C1>>(device, kRegThreads, (size_t)shared, &per_sm);
     if (*err != cudaSuccess)
         return true;
-    const long long slots = split_env && std::strcmp(split_env, "0") == 0 ? 0 : (long long)sms * per_sm;
+    const long long slots = split ? (long long)sms * per_sm : 0;
     int full_rows[CF_MAX_PLANES], first_row[CF_MAX_PLANES];
     const long long rows =
         cf_blur_reg_rows(n_planes, height, tile_h, cols, slots, full_rows, first_row);
@@ -802,40 +580,40 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
 }
 
 template <int C0, int C1>
-bool launch_reg_radius(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
-                       const cf_blur_plane *planes, int n_planes, cudaStream_t stream,
+bool launch_reg_radius(int R, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                       const cf_blur_plane *planes, int n_planes, bool split, cudaStream_t stream,
                        cudaError_t *err)
 {
-    switch (kx.size / 2) {
-    case 1: return launch_reg<1, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 2: return launch_reg<2, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 3: return launch_reg<3, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 4: return launch_reg<4, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 5: return launch_reg<5, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 6: return launch_reg<6, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 7: return launch_reg<7, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 8: return launch_reg<8, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 9: return launch_reg<9, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 10: return launch_reg<10, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 11: return launch_reg<11, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 12: return launch_reg<12, C0, C1>(kx, ky, planes, n_planes, stream, err);
-    case 24: return launch_reg<24, C0, C1>(kx, ky, planes, n_planes, stream, err);
+    switch (R) {
+#define CF_REG_CASE(r)                                                                          \
+    case r: return launch_reg<r, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
+        CF_REG_CASE(1) CF_REG_CASE(2) CF_REG_CASE(3) CF_REG_CASE(4) CF_REG_CASE(5) CF_REG_CASE(6)
+        CF_REG_CASE(7) CF_REG_CASE(8) CF_REG_CASE(9) CF_REG_CASE(10) CF_REG_CASE(11)
+        CF_REG_CASE(12) CF_REG_CASE(16) CF_REG_CASE(20) CF_REG_CASE(24)
+#undef CF_REG_CASE
     }
     return false;
 }
 
-/* The register-window kernel, one launch for all planes, where it is built:
- * 8-bit planes of 1 and 2 channels (GRAY8; NV12, I420) or of 4 (RGBA and
- * kin), the same radius both ways, kernels of 3 to 25 taps (8-bit sigma up
- * to about 4) or 49 taps (sigma 8). False to fall back plane by plane;
- * true with the launch's error in *err. */
-bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-              int n_planes, cudaStream_t stream, cudaError_t *err)
+} // namespace
+
+namespace cf_blur_cuda {
+
+int reg_radius(int r)
 {
-    if (kx.size != ky.size || n_planes < 1 || n_planes > CF_MAX_PLANES)
+    if (r <= 12)
+        return r < 1 ? 1 : r;
+    return r <= 16 ? 16 : r <= 20 ? 20 : r <= 24 ? 24 : 0;
+}
+
+bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+               int n_planes)
+{
+    if (n_planes < 1 || n_planes > CF_MAX_PLANES ||
+        reg_radius(std::max(kx.size, ky.size) / 2) == 0)
         return false;
     for (int t = 0; t < kx.size; t++)
-        if (kx.w[t] > 0xffffu) // a one-tap-like kernel: no 16-bit weight pairs
+        if (kx.w[t] > 0xffffu) // a one-tap kernel: no 16-bit weight pairs
             return false;
     bool small = true, four = true; // every plane of 1-2 channels; of 4
     for (int i = 0; i < n_planes; i++) {
@@ -846,86 +624,18 @@ bool try_reg8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_
         small = small && (p.channels == 1 || p.channels == 2);
         four = four && p.channels == 4;
     }
-    if (small)
-        return launch_reg_radius<1, 2>(kx, ky, planes, n_planes, stream, err);
-    if (four)
-        return launch_reg_radius<4, 4>(kx, ky, planes, n_planes, stream, err);
-    return false;
+    return small || four;
 }
 
-template <int C>
-cudaError_t launch_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                          size_t shared, cudaStream_t stream)
+bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+             int n_planes, bool split, cudaStream_t stream, cudaError_t *err)
 {
-    int tiles_y = (p.height + kTile - 1) / kTile;
-    dim3 grid((unsigned)((p.width + kTile - 1) / kTile), (unsigned)(tiles_y < 65535 ? tiles_y : 65535));
-    return cf_launch(blur_fused8<C>, grid, dim3(kFusedThreads), shared, stream, p.src, p.src_pitch,
-                     p.dst, p.dst_pitch, p.width, p.height, p.border, p.border_value, kx, ky);
-}
-
-/* Runs the fused kernel when it applies: true with the launch's error in
- * *err, or false to fall back. */
-bool try_fused8(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                cudaStream_t stream, cudaError_t *err)
-{
-    size_t shared = fused_shared_bytes(kTile + 2 * (kx.size / 2), kTile + 2 * (ky.size / 2),
-                                       p.channels);
-    if (p.sample_bytes != 1 || shared > kFusedMaxShared)
+    if (!reg_takes(kx, ky, planes, n_planes))
         return false;
-    switch (p.channels) {
-    case 1: *err = launch_fused8<1>(kx, ky, p, shared, stream); return true;
-    case 2: *err = launch_fused8<2>(kx, ky, p, shared, stream); return true;
-    case 3: *err = launch_fused8<3>(kx, ky, p, shared, stream); return true;
-    case 4: *err = launch_fused8<4>(kx, ky, p, shared, stream); return true;
-    }
-    return false;
+    const int R = reg_radius(std::max(kx.size, ky.size) / 2);
+    if (planes[0].channels == 4)
+        return launch_reg_radius<4, 4>(R, kx, ky, planes, n_planes, split, stream, err);
+    return launch_reg_radius<1, 2>(R, kx, ky, planes, n_planes, split, stream, err);
 }
 
-template <typename T, int C>
-cudaError_t launch_horizontal(const cf_blur_kernel &k, const cf_blur_plane &p, void *tmp, size_t tp,
-                              cudaStream_t stream)
-{
-    dim3 grid((unsigned)((p.width + kBlockX - 1) / kBlockX), grid_rows(p.height));
-    size_t shared = (size_t)(kBlockX + 2 * (k.size / 2)) * C * sizeof(T);
-    return cf_launch(blur_horizontal<T, C>, grid, dim3(kBlockX), shared, stream, p.src, p.src_pitch,
-                     (uint8_t *)tmp, tp, p.width, p.height, p.border, p.border_value, p.shift, k);
-}
-
-template <typename T>
-cf_status blur_plane(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane &p,
-                     void *tmp, size_t tp, cudaStream_t stream)
-{
-    cudaError_t err;
-    if (try_fused8(kx, ky, p, stream, &err))
-        return CF_CUDA_CHECK(err);
-    switch (p.channels) {
-    case 1: err = launch_horizontal<T, 1>(kx, p, tmp, tp, stream); break;
-    case 2: err = launch_horizontal<T, 2>(kx, p, tmp, tp, stream); break;
-    case 3: err = launch_horizontal<T, 3>(kx, p, tmp, tp, stream); break;
-    case 4: err = launch_horizontal<T, 4>(kx, p, tmp, tp, stream); break;
-    default: return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT, "blur: %d channels", p.channels);
-    }
-    CF_TRY(CF_CUDA_CHECK(err));
-    int samples = p.width * p.channels;
-    dim3 grid((unsigned)((samples + 255) / 256), grid_rows(p.height));
-    return CF_CUDA_CHECK(cf_launch(blur_vertical<T>, grid, dim3(256), 0, stream,
-                                   (const uint8_t *)tmp, tp, p.dst, p.dst_pitch, samples, p.height,
-                                   p.border, p.border_value, p.shift, ky));
-}
-
-} // namespace
-
-extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
-                                         const cf_blur_plane *planes, int n_planes, void *tmp,
-                                         size_t tmp_pitch, cf_stream stream)
-{
-    cudaError_t err;
-    if (try_reg8(*kx, *ky, planes, n_planes, stream, &err))
-        return CF_CUDA_CHECK(err);
-    for (int i = 0; i < n_planes; i++) {
-        const cf_blur_plane &p = planes[i];
-        CF_TRY(p.sample_bytes == 1 ? blur_plane<uint8_t>(*kx, *ky, p, tmp, tmp_pitch, stream)
-                                   : blur_plane<uint16_t>(*kx, *ky, p, tmp, tmp_pitch, stream));
-    }
-    return CF_OK;
-}
+} // namespace cf_blur_cuda

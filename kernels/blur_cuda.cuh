@@ -1,0 +1,59 @@
+/* cudafilters blur on CUDA: the methods, and what blur_dispatch.cu, which
+ * picks one per frame (its table), needs to know of each.
+ *
+ *   reg (blur_reg.cu): 8-bit planes, all of 1-2 channels or all of 4, one
+ *     border for all, kernels of radius up to 24 either way, every
+ *     horizontal tap below 65536. Both passes of a tile in shared memory,
+ *     outputs from windows of registers, every plane in one launch; the
+ *     fastest for small kernels (no intermediate plane in device memory).
+ *   sep (blur_sep.cu): everything the element takes (1-4 channels, 8 and
+ *     16 bits, kernels up to 1025 taps each way, unequal radii). Two
+ *     passes through the scratch plane, each from shared memory or L1 with
+ *     the symmetric taps paired: one multiply-add per pair of taps, so its
+ *     cost grows linearly in the taps at half the multiply-adds of a plain
+ *     convolution. Needs symmetric kernels (cf_blur_make_kernel's are).
+ *
+ * Both have the arithmetic of blur.h and are compared with the CPU
+ * reference bit for bit (tests/test_kernels_gpu.cpp). */
+#ifndef CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
+#define CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
+
+#include <cuda_runtime.h>
+
+#include "blur.h"
+#include "launch.cuh"
+
+namespace cf_blur_cuda {
+
+/* The radius the register method runs a kernel of radius r on (the
+ * smallest built one at least r), or 0 past 24. */
+int reg_radius(int r);
+
+/* Whether the register method takes these planes and kernels. Pure host
+ * arithmetic. */
+bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+               int n_planes);
+
+/* Queues the register method on stream: false when it does not take the
+ * frame (reg_takes, or more tile rows than an int counts), else true with
+ * the launch's error in *err. split: whether a last wave that would leave
+ * most of the GPU idle is split into tiles of half height. */
+bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+             int n_planes, bool split, cudaStream_t stream, cudaError_t *err);
+
+/* Whether the two-pass method takes these planes and kernels: 1-4
+ * channels, 1- or 2-byte samples, symmetric taps. */
+bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+               int n_planes);
+
+/* Queues the two-pass method on stream, plane by plane, through tmp:
+ * device memory of tmp_pitch bytes a row (at least 4 bytes a sample of the
+ * widest plane, a multiple of 16) and one row more than the tallest plane
+ * (blur_filter.c's scratch). Returns the first launch error. */
+cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                    const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
+                    cudaStream_t stream);
+
+} // namespace cf_blur_cuda
+
+#endif

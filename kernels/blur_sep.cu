@@ -1,0 +1,362 @@
+/* CUDA blur, two-pass method (blur_cuda.cuh): any plane the element takes,
+ * kernels up to 1025 taps each way, the radii independent. Arithmetic of
+ * blur.h; 32-bit intermediates in the scratch plane for every depth.
+ *
+ * The taps are symmetric (w[t] = w[K-1-t], cf_blur_make_kernel), so each
+ * pass sums w[t] * (p[-R+t] + p[R-t]) over the R pairs plus the centre:
+ * one multiply-add (IMAD) and one add per pair of taps, the add on the
+ * integer pipe beside the multiplier. The sums are the very integers of the
+ * tap-by-tap loop: unsigned arithmetic is exact modulo 2^32 (2^64 for the
+ * vertical sums of 16-bit samples) and blur.h's bounds keep the true sums
+ * below it. Pairs go kChunk at a time, unrolled; the pair count is rounded
+ * up to a multiple of kChunk with zero weights, which add nothing.
+ *
+ * Rows (sep_rows): a block takes a segment of kOut * G pixels of one row,
+ * stages it plus R on each side (border folded) in shared memory, one
+ * array per channel and a reversed copy of it, so that the left and right
+ * samples of every pair are at compile-time offsets from two per-thread
+ * pointers; a thread makes kOut adjacent outputs of one channel from
+ * windows of registers. Arrays are skewed (index i at i + i / 8) so the
+ * lanes of a warp, 8 samples apart, hit 32 different banks. Outputs go back
+ * through shared memory and leave in coalesced rows.
+ *
+ * Columns (sep_cols): a block takes 32 * VC adjacent samples of kOut * 8
+ * rows; each thread kOut rows of VC adjacent samples, reading the
+ * intermediates it needs once each (a window of rows slides down the top
+ * taps and up the bottom ones) from L1/L2 through a table of folded row
+ * addresses in shared memory. A constant border's rows point at one row of
+ * border_value << 8 that the rows pass writes below the plane. */
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "blur_cuda.cuh"
+
+namespace {
+
+constexpr int kOut = 8;   // outputs per thread: pixels of a row, rows of a column
+constexpr int kChunk = 8; // tap pairs per unrolled step (a multiple of 8: the skew)
+constexpr int kMaxPairs = (CF_BLUR_MAX_KSIZE / 2 + kChunk - 1) / kChunk * kChunk;
+constexpr int kColWarps = 8; // warps of a columns block, stacked down the rows
+constexpr int kColRows = kOut * kColWarps;
+
+/* One direction's taps, paired: w[t] weighs samples -R+t and R-t (t < R),
+ * zeros up to `pairs` (R rounded up to kChunk), centre weighs sample 0. */
+struct SepTaps {
+    int r, pairs;
+    uint32_t centre;
+    uint32_t w[kMaxPairs];
+};
+
+SepTaps make_taps(const cf_blur_kernel &k)
+{
+    SepTaps t = {};
+    t.r = k.size / 2;
+    t.pairs = (t.r + kChunk - 1) / kChunk * kChunk;
+    t.centre = k.w[t.r];
+    for (int i = 0; i < t.r; i++) t.w[i] = k.w[i];
+    return t;
+}
+
+/* Skewed index of sample i of a staged array: 8 samples apart land on
+ * banks 9 apart. */
+__host__ __device__ constexpr int skew(int i)
+{
+    return i + (i >> 3);
+}
+
+/* Lanes a channel gets in a rows block (kOut pixels each), and the block's
+ * threads. */
+__host__ __device__ constexpr int rows_lanes(int C)
+{
+    return C == 3 ? 64 : 256 / C;
+}
+
+/* Words of one staged array (and of its reversed copy) of a rows block,
+ * and the stride between channels' pairs of arrays (odd: channels of one
+ * pixel on different banks). */
+__host__ __device__ constexpr int rows_array_words(int C, int R)
+{
+    return skew(kOut * rows_lanes(C) + 2 * R + kChunk) + 1;
+}
+__host__ __device__ constexpr int rows_channel_words(int C, int R)
+{
+    return 2 * rows_array_words(C, R) | 1;
+}
+
+template <typename T> struct SepTypes;
+template <> struct SepTypes<uint8_t> {
+    using VAcc = uint32_t; // vertical sums (blur.h bounds)
+    static constexpr int VC = 4; // samples per thread of the columns pass
+};
+template <> struct SepTypes<uint16_t> {
+    using VAcc = uint64_t;
+    static constexpr int VC = 2;
+};
+
+template <typename T, int C>
+__global__ void __launch_bounds__(256, 2)
+sep_rows(const uint8_t *__restrict__ src, size_t src_pitch, uint32_t *__restrict__ tmp,
+         size_t tmp_pitch, int width, int height, int border, uint32_t border_value, int shift,
+         const __grid_constant__ SepTaps taps)
+{
+    cf_pdl_begin();
+    extern __shared__ uint32_t sh[];
+    constexpr int G = rows_lanes(C), SEG = kOut * G;
+    const int R = taps.r, tid = threadIdx.x;
+    const int n_staged = SEG + 2 * R; // pixels x0 - R .. x0 + SEG + R - 1
+    const int arr = rows_array_words(C, R), chw = rows_channel_words(C, R);
+    const int x0 = blockIdx.x * SEG;
+    const int samples = width * C;
+    const size_t tp = tmp_pitch / sizeof(uint32_t);
+    if (border == CF_BORDER_CONSTANT && blockIdx.y == 0) {
+        // The constant row below the plane, for the columns pass.
+        uint32_t *row = tmp + (size_t)height * tp;
+        for (int k = tid; k < SEG * C; k += G * C)
+            if (x0 * C + k < samples)
+                row[x0 * C + k] = border_value << 8;
+    }
+    const int c = tid / G, l = tid - c * G; // this thread: channel c, pixels x0 + 8l ..
+    for (int y = blockIdx.y; y < height; y += gridDim.y) {
+        const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch);
+        // Stage: pixel x0 - R + i of channel ch at fwd[skew(i)] and
+        // rev[skew(n_staged - 1 - i)]; kChunk zeros after each.
+        for (int k = tid; k < n_staged * C; k += G * C) {
+            const int i = k / C, ch = k - i * C;
+            const int sx = cf_border_index(x0 - R + i, width, border);
+            const uint32_t v = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
+            uint32_t *f = sh + ch * chw;
+            f[skew(i)] = v;
+            f[arr + skew(n_staged - 1 - i)] = v;
+        }
+        for (int k = tid; k < kChunk * C; k += G * C) {
+            uint32_t *f = sh + (k / kChunk) * chw;
+            f[skew(n_staged + k % kChunk)] = 0;
+            f[arr + skew(n_staged + k % kChunk)] = 0;
+        }
+        __syncthreads();
+        uint32_t acc[kOut];
+        if (c < C) {
+            const uint32_t *f = sh + c * chw + 9 * l;             // skew(8l + j) = 9l + skew(j)
+            const uint32_t *r = sh + c * chw + arr + 9 * (G - 1 - l);
+#pragma unroll
+            for (int o = 0; o < kOut; o++) acc[o] = 1u << 7; // cf_blur_round_h's rounding
+            for (int t0 = 0; t0 < taps.pairs; t0 += kChunk) {
+                // Output o, pair t0 + j: left sample 8l + o + t0 + j, right
+                // 8l + o + 2R - t0 - j, that is reversed index
+                // 8(G - 1 - l) + t0 + j + 7 - o.
+                const uint32_t *fb = f + 9 * (t0 / 8), *rb = r + 9 * (t0 / 8);
+#pragma unroll
+                for (int j = 0; j < kChunk; j++) {
+                    const uint32_t w = taps.w[t0 + j];
+#pragma unroll
+                    for (int o = 0; o < kOut; o++)
+                        acc[o] += w * (fb[skew(o + j)] + rb[skew(7 - o + j)]);
+                }
+            }
+#pragma unroll
+            for (int o = 0; o < kOut; o++) acc[o] += taps.centre * f[skew(o + R)];
+        }
+        __syncthreads();
+        if (c < C) {
+#pragma unroll
+            for (int o = 0; o < kOut; o++) sh[c * chw + 9 * l + o] = acc[o] >> 8;
+        }
+        __syncthreads();
+        uint32_t *out = tmp + (size_t)y * tp + (size_t)x0 * C;
+        for (int k = tid; k < SEG * C; k += G * C) {
+            const int i = k / C, ch = k - i * C;
+            if (x0 * C + k < samples)
+                out[k] = sh[ch * chw + skew(i)];
+        }
+        __syncthreads();
+    }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(32 * kColWarps, 2)
+sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict__ dst,
+         size_t dst_pitch, int samples, int height, int border, int shift,
+         const __grid_constant__ SepTaps taps)
+{
+    cf_pdl_begin();
+    using VAcc = typename SepTypes<T>::VAcc;
+    constexpr int VC = SepTypes<T>::VC;
+    extern __shared__ const uint32_t *rows[]; // input row y0 - R - kChunk + k, column 0
+    const int R = taps.r, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int n_rows = kColRows + 2 * R + 2 * kChunk;
+    const size_t tp = tmp_pitch / sizeof(uint32_t);
+    const int x = blockIdx.x * 32 * VC + VC * lane;
+    // Lanes past the row read its last whole group (inside the pitch) and
+    // store nothing.
+    const int xl = min(x, (int)tp - VC);
+    const int tiles = (height + kColRows - 1) / kColRows;
+    for (int ty = blockIdx.y; ty < tiles; ty += gridDim.y) {
+        const int y0 = ty * kColRows;
+        for (int k = tid; k < n_rows; k += 32 * kColWarps) {
+            const int sy = cf_border_index(y0 - R - kChunk + k, height, border);
+            rows[k] = tmp + (size_t)(sy < 0 ? height : sy) * tp;
+        }
+        __syncthreads();
+        VAcc acc[kOut][VC];
+#pragma unroll
+        for (int o = 0; o < kOut; o++)
+#pragma unroll
+            for (int v = 0; v < VC; v++) acc[o][v] = 0;
+        auto load = [&](int k, uint32_t *v) {
+            if constexpr (VC == 4) {
+                const uint4 q = __ldg(reinterpret_cast<const uint4 *>(rows[k] + xl));
+                v[0] = q.x, v[1] = q.y, v[2 % VC] = q.z, v[3 % VC] = q.w;
+            } else {
+                const uint2 q = __ldg(reinterpret_cast<const uint2 *>(rows[k] + xl));
+                v[0] = q.x, v[1] = q.y;
+            }
+        };
+        // Output row y0 + 8 warp + o, pair t0 + j: top input row (table
+        // index) 8 warp + o + t0 + j + kChunk, bottom 8 warp + o + 2R - t0
+        // - j + kChunk.
+        const int top = kOut * warp + kChunk, bottom = kOut * warp + 2 * R + kChunk;
+        for (int t0 = 0; t0 < taps.pairs; t0 += kChunk) {
+#pragma unroll
+            for (int j = 0; j < kChunk; j++) {
+                const uint32_t w = taps.w[t0 + j];
+#pragma unroll
+                for (int o = 0; o < kOut; o++) {
+                    uint32_t a[VC], b[VC];
+                    load(top + t0 + o + j, a);
+                    load(bottom - t0 + o - j, b);
+#pragma unroll
+                    for (int v = 0; v < VC; v++) acc[o][v] += (VAcc)w * (a[v] + b[v]);
+                }
+            }
+        }
+#pragma unroll
+        for (int o = 0; o < kOut; o++) {
+            uint32_t a[VC];
+            load(top + R + o, a);
+#pragma unroll
+            for (int v = 0; v < VC; v++) acc[o][v] += (VAcc)taps.centre * a[v];
+        }
+        __syncthreads(); // the table is rewritten for the next tile
+        if (x >= samples)
+            continue;
+#pragma unroll
+        for (int o = 0; o < kOut; o++) {
+            const int y = y0 + kOut * warp + o;
+            if (y >= height)
+                break;
+            T *d = reinterpret_cast<T *>(dst + (size_t)y * dst_pitch) + x;
+#pragma unroll
+            for (int v = 0; v < VC; v++)
+                if (x + v < samples)
+                    d[v] = (T)(cf_blur_round_v(acc[o][v]) << shift);
+        }
+    }
+}
+
+/* Raises a kernel's dynamic shared memory limit to `bytes` the first time
+ * a launch needs more than the default 48 KiB (and again only for more). */
+template <auto Kernel>
+cudaError_t allow_shared(size_t bytes)
+{
+    static std::atomic<size_t> allowed{ 48 * 1024 };
+    if (bytes <= allowed.load(std::memory_order_relaxed))
+        return cudaSuccess;
+    const cudaError_t err =
+        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (err == cudaSuccess)
+        allowed.store(bytes, std::memory_order_relaxed);
+    return err;
+}
+
+unsigned grid_y(long long n)
+{
+    return (unsigned)std::min<long long>(n, 65535);
+}
+
+template <typename T, int C>
+cudaError_t launch_rows(const SepTaps &taps, const cf_blur_plane &p, uint32_t *tmp,
+                        size_t tmp_pitch, cudaStream_t stream)
+{
+    constexpr int G = rows_lanes(C), SEG = kOut * G;
+    const size_t shared = (size_t)C * rows_channel_words(C, taps.r) * sizeof(uint32_t);
+    cudaError_t err = allow_shared<sep_rows<T, C>>(shared);
+    if (err != cudaSuccess)
+        return err;
+    const dim3 grid((unsigned)((p.width + SEG - 1) / SEG), grid_y(p.height));
+    return cf_launch(sep_rows<T, C>, grid, dim3(G * C), shared, stream, p.src, p.src_pitch, tmp,
+                     tmp_pitch, p.width, p.height, p.border, p.border_value, p.shift, taps);
+}
+
+template <typename T>
+cudaError_t sep_plane(const SepTaps &tx, const SepTaps &ty, const cf_blur_plane &p, uint32_t *tmp,
+                      size_t tmp_pitch, cudaStream_t stream)
+{
+    cudaError_t err = cudaErrorInvalidValue;
+    switch (p.channels) {
+    case 1: err = launch_rows<T, 1>(tx, p, tmp, tmp_pitch, stream); break;
+    case 2: err = launch_rows<T, 2>(tx, p, tmp, tmp_pitch, stream); break;
+    case 3: err = launch_rows<T, 3>(tx, p, tmp, tmp_pitch, stream); break;
+    case 4: err = launch_rows<T, 4>(tx, p, tmp, tmp_pitch, stream); break;
+    }
+    if (err != cudaSuccess)
+        return err;
+    constexpr int VC = SepTypes<T>::VC;
+    const int samples = p.width * p.channels;
+    const size_t shared = (size_t)(kColRows + 2 * ty.r + 2 * kChunk) * sizeof(uint32_t *);
+    err = allow_shared<sep_cols<T>>(shared);
+    if (err != cudaSuccess)
+        return err;
+    const dim3 grid((unsigned)((samples + 32 * VC - 1) / (32 * VC)),
+                    grid_y((p.height + kColRows - 1) / kColRows));
+    return cf_launch(sep_cols<T>, grid, dim3(32 * kColWarps), shared, stream,
+                     (const uint32_t *)tmp, tmp_pitch, p.dst, p.dst_pitch, samples, p.height,
+                     p.border, p.shift, ty);
+}
+
+bool symmetric(const cf_blur_kernel &k)
+{
+    for (int t = 0; t < k.size / 2; t++)
+        if (k.w[t] != k.w[k.size - 1 - t])
+            return false;
+    return true;
+}
+
+} // namespace
+
+namespace cf_blur_cuda {
+
+bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+               int n_planes)
+{
+    if (kx.size < 1 || ky.size < 1 || kx.size > CF_BLUR_MAX_KSIZE || ky.size > CF_BLUR_MAX_KSIZE ||
+        kx.size % 2 == 0 || ky.size % 2 == 0 || !symmetric(kx) || !symmetric(ky))
+        return false;
+    for (int i = 0; i < n_planes; i++)
+        if (planes[i].channels < 1 || planes[i].channels > 4 ||
+            (planes[i].sample_bytes != 1 && planes[i].sample_bytes != 2))
+            return false;
+    return true;
+}
+
+cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                    const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
+                    cudaStream_t stream)
+{
+    const SepTaps tx = make_taps(kx), ty = make_taps(ky);
+    for (int i = 0; i < n_planes; i++) {
+        const cf_blur_plane &p = planes[i];
+        if (p.width < 1 || p.height < 1)
+            continue;
+        const cudaError_t err =
+            p.sample_bytes == 1
+                ? sep_plane<uint8_t>(tx, ty, p, (uint32_t *)tmp, tmp_pitch, stream)
+                : sep_plane<uint16_t>(tx, ty, p, (uint32_t *)tmp, tmp_pitch, stream);
+        if (err != cudaSuccess)
+            return err;
+    }
+    return cudaSuccess;
+}
+
+} // namespace cf_blur_cuda

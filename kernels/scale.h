@@ -1,0 +1,166 @@
+/* cudafilters scale: per-sample math shared by scale_cpu.c and scale.cu.
+ *
+ * Every plane is resized at its own size (a 4:2:0 frame's chroma planes
+ * from ceil(w/2) x ceil(h/2) to ceil(W/2) x ceil(H/2)), separably: for each
+ * output column and row the plan holds `taps` source indices (already
+ * clamped into the cropped source: samples outside repeat its edge) and
+ * weights in Q11 (CF_SCALE_BITS, 2048 = 1). An output sample is
+ *   H_k = sum_i src[row_k][col_i] * a_i        (exact integers)
+ *   out = clamp((sum_k H_k * b_k + 2^21) >> 22)
+ * which is the arithmetic of OpenCV's fixed-point resize for 8-bit images
+ * (HResize* then VResize* with FixedPtCast<int, uchar, 22>; OpenCV 4.6
+ * imgproc/src/resize.cpp). The tables themselves (scale_plan.c) follow
+ * cv::resize's coordinate rules, computed in the same floating-point
+ * steps on the host, so that our output equals OpenCV's or is within 1:
+ *   nearest:  src = floor(dst * (1 / (dw / sw)))
+ *   bilinear: x = (dst + 0.5) * sw / dw - 0.5, 2 taps (1 - f, f)
+ *   bicubic:  4 taps, Keys' cubic with a = -0.75
+ *   lanczos:  8 taps, Lanczos-4 normalised to sum 1
+ *   area:     shrinking, the source box each output pixel covers (an
+ *             exact box mean, rounded half up, for whole-number factors,
+ *             else fractional overlap weights); growing, OpenCV's
+ *             INTER_AREA weights on the bilinear taps.
+ * Bilinear's vertical step is OpenCV's vectorised form (VResizeLinearVec_
+ * 32s8u: ((H0 >> 4) * b0 >> 16) + ((H1 >> 4) * b1 >> 16) + 2 >> 2), which
+ * OpenCV runs for all but the last few samples of a row.
+ * Samples of 16-bit formats (GRAY16, P010, I420_10) take the same tables
+ * and the general form, with their own maximum. */
+#ifndef CUDAFILTERS_KERNELS_SCALE_H
+#define CUDAFILTERS_KERNELS_SCALE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common.h"
+#include "cudafilters/frame.h"
+#include "internal.h"
+
+#define CF_SCALE_BITS 11
+#define CF_SCALE_MAX_SIZE 32768 /* largest output width or height */
+
+typedef enum cf_scale_method {
+    CF_SCALE_NEAREST,
+    CF_SCALE_BILINEAR,
+    CF_SCALE_BICUBIC,
+    CF_SCALE_AREA,
+    CF_SCALE_LANCZOS,
+} cf_scale_method;
+
+/* One axis of one plane class: n outputs of `taps` (index, weight) pairs,
+ * as byte offsets into the plan's table block. */
+typedef struct cf_scale_axis {
+    int n, taps;
+    size_t index_offset;  /* int32_t[n * taps] */
+    size_t weight_offset; /* int16_t[n * taps] */
+} cf_scale_axis;
+
+/* One plane: its geometry and which tables it uses. */
+typedef struct cf_scale_plane {
+    int dw, dh;          /* output plane size, pixels */
+    int cn;              /* samples per pixel */
+    int sample_bytes, shift, maxval;
+    int klass;           /* 0: full size (luma, RGB), 1: subsampled (chroma) */
+} cf_scale_plane;
+
+typedef struct cf_scale_plan {
+    int method;
+    bool opencv_linear;  /* bilinear's vertical step in OpenCV's vector form */
+    int n_planes;
+    cf_scale_plane planes[CF_MAX_PLANES];
+    cf_scale_axis x[2], y[2];  /* per class */
+    /* Box mean (area, whole-number factors): output (i, j) of class c is
+     * the mean of kx x ky samples from (x0 + i kx, y0 + j ky). */
+    bool box[2];
+    int kx[2], ky[2], x0[2], y0[2];
+    void *tables;        /* host block, malloc'd; freed by free_plan */
+    size_t table_bytes;
+    unsigned long long id; /* unique per plan made, for the device copy */
+} cf_scale_plan;
+
+CF_HOSTDEV int cf_sc_load(const uint8_t *p, int bytes, int shift)
+{
+    return bytes == 1 ? p[0] : (p[0] | p[1] << 8) >> shift;
+}
+
+CF_HOSTDEV void cf_sc_store(uint8_t *p, int bytes, int shift, int v)
+{
+    if (bytes == 1) {
+        p[0] = (uint8_t)v;
+    } else {
+        int w = v << shift;
+        p[0] = (uint8_t)(w & 0xff);
+        p[1] = (uint8_t)(w >> 8);
+    }
+}
+
+/* Output sample (dx, dy), component c, of a plane through the tables. */
+CF_HOSTDEV int cf_sc_sample(const cf_scale_plan *pl, const cf_scale_plane *p, const void *tables,
+                            const uint8_t *src, size_t pitch, int dx, int dy, int c)
+{
+    const cf_scale_axis *ax = &pl->x[p->klass], *ay = &pl->y[p->klass];
+    const uint8_t *t = (const uint8_t *)tables;
+    const int32_t *xi = (const int32_t *)(t + ax->index_offset) + (size_t)dx * ax->taps;
+    const int16_t *xw = (const int16_t *)(t + ax->weight_offset) + (size_t)dx * ax->taps;
+    const int32_t *yi = (const int32_t *)(t + ay->index_offset) + (size_t)dy * ay->taps;
+    const int16_t *yw = (const int16_t *)(t + ay->weight_offset) + (size_t)dy * ay->taps;
+    int sb = p->sample_bytes, step = p->cn * sb;
+    int32_t h0 = 0, h1 = 0;
+    int64_t acc = 0;
+    for (int k = 0; k < ay->taps; k++) {
+        const uint8_t *row = src + (size_t)yi[k] * pitch + (size_t)c * sb;
+        int32_t s = 0;
+        for (int i = 0; i < ax->taps; i++)
+            s += cf_sc_load(row + (size_t)xi[i] * step, sb, p->shift) * xw[i];
+        h0 = k == 0 ? s : h0;
+        h1 = k == 1 ? s : h1;
+        acc += (int64_t)s * yw[k];
+    }
+    int64_t r;
+    if (pl->opencv_linear) /* 8-bit bilinear: OpenCV's vector form (top of file) */
+        r = ((((h0 >> 4) * yw[0]) >> 16) + (((h1 >> 4) * yw[1]) >> 16) + 2) >> 2;
+    else
+        r = (acc + (1 << (2 * CF_SCALE_BITS - 1))) >> (2 * CF_SCALE_BITS);
+    return r < 0 ? 0 : r > p->maxval ? p->maxval : (int)r;
+}
+
+/* Output sample (dx, dy), component c, of a plane as a box mean. */
+CF_HOSTDEV int cf_sc_box(const cf_scale_plan *pl, const cf_scale_plane *p, const uint8_t *src,
+                         size_t pitch, int dx, int dy, int c)
+{
+    int k = p->klass, kx = pl->kx[k], ky = pl->ky[k];
+    int sb = p->sample_bytes, step = p->cn * sb;
+    const uint8_t *base = src + (size_t)(pl->y0[k] + dy * ky) * pitch +
+                          (size_t)(pl->x0[k] + dx * kx) * step + (size_t)c * sb;
+    uint32_t sum = 0;
+    for (int j = 0; j < ky; j++)
+        for (int i = 0; i < kx; i++)
+            sum += (uint32_t)cf_sc_load(base + (size_t)j * pitch + (size_t)i * step, sb, p->shift);
+    uint32_t area = (uint32_t)(kx * ky);
+    return (int)((sum + area / 2) / area);
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Builds the plan (tables included) for src -> dst with the method and the
+ * crop (x, y, w, h in src pixels, already checked to lie inside src; w, h
+ * >= 1). Errors: CF_ERROR_OUT_OF_MEMORY, CF_ERROR_INVALID_ARGUMENT. */
+cf_status cf_scale_make_plan(cf_scale_plan *plan, int method, const cf_frame *src,
+                             const cf_frame *dst, int crop_x, int crop_y, int crop_w,
+                             int crop_h);
+void cf_scale_free_plan(cf_scale_plan *plan);
+cf_status cf_scale_cpu(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst);
+/* The reference in pieces, for a threaded CPU version (slices of rows on
+ * the process pool): the output rows of every plane as one list of
+ * cf_scale_rows() rows, each independent; cf_scale_cpu_rows() writes rows
+ * [r0, r1) of it. */
+int cf_scale_rows(const cf_scale_plan *plan);
+void cf_scale_cpu_rows(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst, int r0,
+                       int r1);
+cf_status cf_scale_cuda(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst,
+                        cf_stream stream, cf_scratch *scratch);
+#ifdef __cplusplus
+}
+#endif
+
+#endif

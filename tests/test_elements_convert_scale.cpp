@@ -1,0 +1,170 @@
+// The cfconvert and cfscale elements through GstHarness: factory names next
+// to nvcodec's, pixels against the core's CPU reference, sizes from the
+// properties and from the downstream caps, colorimetry from the caps. Runs
+// on the GPU when there is one (the kernels are bit-identical to the
+// reference), on the CPU reference otherwise.
+#include <gst/check/gstharness.h>
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "test_utils.h"
+
+namespace {
+
+class ConvertScaleElements : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() { gst_init(nullptr, nullptr); }
+};
+
+uint8_t pattern(int p, int x, int y)
+{
+    return (uint8_t)(x * 37 + y * 101 + p * 53 + ((x * y) % 7) * 11);
+}
+
+// A frame of `format` filled with the pattern, as a GstBuffer in
+// GStreamer's default layout and as a core host frame (same pixels).
+struct Picture {
+    GstVideoInfo info;
+    GstBuffer *buffer = nullptr;
+    cf_frame frame{};
+    Picture(const char *format, int w, int h, const char *colorimetry = nullptr)
+    {
+        gst_video_info_set_format(&info, gst_video_format_from_string(format), w, h);
+        if (colorimetry) gst_video_colorimetry_from_string(&info.colorimetry, colorimetry);
+        buffer = gst_buffer_new_allocate(nullptr, GST_VIDEO_INFO_SIZE(&info), nullptr);
+        cf_format fmt = cf_format_from_name(format);
+        EXPECT_EQ(cf_frame_alloc(&frame, fmt, w, h, CF_MEMORY_HOST), CF_OK);
+        GstVideoFrame vf;
+        EXPECT_TRUE(gst_video_frame_map(&vf, &info, buffer, GST_MAP_WRITE));
+        for (int p = 0; p < cf_format_get_info(fmt)->n_planes; p++)
+            for (int y = 0; y < cf_format_plane_height(fmt, p, h); y++)
+                for (size_t x = 0; x < cf_format_plane_row_bytes(fmt, p, w); x++) {
+                    uint8_t v = pattern(p, (int)x, y);
+                    ((uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&vf, p))[y * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, p) + x] = v;
+                    frame.data[p][y * frame.pitch[p] + x] = v;
+                }
+        gst_video_frame_unmap(&vf);
+        GST_BUFFER_PTS(buffer) = 0;
+        GST_BUFFER_DURATION(buffer) = GST_SECOND / 30;
+    }
+    ~Picture() { cf_frame_free(&frame); }
+};
+
+// Pushes the picture through `launch` with `sink_caps` downstream; returns
+// the output's caps and every plane, rows packed.
+std::vector<uint8_t> run(const char *launch, Picture &pic, const char *sink_caps, GstVideoInfo *out)
+{
+    GstHarness *h = gst_harness_new_parse(launch);
+    gst_harness_set_src_caps(h, gst_video_info_to_caps(&pic.info));
+    gst_harness_set_sink_caps_str(h, sink_caps);
+    EXPECT_EQ(gst_harness_push(h, gst_buffer_ref(pic.buffer)), GST_FLOW_OK);
+    GstBuffer *buf = gst_harness_pull(h);
+    std::vector<uint8_t> bytes;
+    if (buf) {
+        GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+        EXPECT_TRUE(gst_video_info_from_caps(out, caps));
+        gst_caps_unref(caps);
+        GstVideoFrame vf;
+        EXPECT_TRUE(gst_video_frame_map(&vf, out, buf, GST_MAP_READ));
+        cf_format fmt = cf_format_from_name(gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(out)));
+        for (int p = 0; p < cf_format_get_info(fmt)->n_planes; p++) {
+            auto *d = (const uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&vf, p);
+            size_t row = cf_format_plane_row_bytes(fmt, p, GST_VIDEO_INFO_WIDTH(out));
+            for (int y = 0; y < cf_format_plane_height(fmt, p, GST_VIDEO_INFO_HEIGHT(out)); y++)
+                bytes.insert(bytes.end(), d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, p),
+                             d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, p) + row);
+        }
+        gst_video_frame_unmap(&vf);
+        gst_buffer_unref(buf);
+    }
+    gst_harness_teardown(h);
+    return bytes;
+}
+
+// The core's CPU reference of `chain` on the picture, to `format` at w x h.
+std::vector<uint8_t> reference(const char *chain_text, Picture &pic, cf_format format, int w, int h)
+{
+    cf_chain *chain = cf_chain_parse(chain_text);
+    EXPECT_NE(chain, nullptr) << cf_last_error();
+    cf_frame dst{};
+    EXPECT_EQ(cf_frame_alloc(&dst, format, w, h, CF_MEMORY_HOST), CF_OK);
+    EXPECT_EQ(cf_filter_run(cf_chain_get(chain, 0), &pic.frame, &dst, nullptr), CF_OK)
+        << cf_last_error();
+    std::vector<uint8_t> out = cftest::packed_pixels(dst);
+    cf_frame_free(&dst);
+    cf_chain_free(&chain);
+    return out;
+}
+
+} // namespace
+
+// nvcodec registers cudaconvert, cudascale and cudaconvertscale where its
+// kernels compile: ours are cfconvert and cfscale, so both stay reachable.
+TEST_F(ConvertScaleElements, FactoryNamesLeaveNvcodecsAlone)
+{
+    for (const char *name : { "cfconvert", "cfscale" }) {
+        GstElementFactory *f = gst_element_factory_find(name);
+        ASSERT_NE(f, nullptr) << name;
+        EXPECT_STREQ(gst_plugin_feature_get_plugin_name(GST_PLUGIN_FEATURE(f)), "cudafilters");
+        gst_object_unref(f);
+    }
+    for (const char *name : { "cudaconvert", "cudascale", "cudaconvertscale" }) {
+        GstElementFactory *f = gst_element_factory_find(name);
+        if (!f) continue;
+        EXPECT_STRNE(gst_plugin_feature_get_plugin_name(GST_PLUGIN_FEATURE(f)), "cudafilters") << name;
+        gst_object_unref(f);
+    }
+}
+
+TEST_F(ConvertScaleElements, ConvertNv12ToRgbaFollowsTheCaps)
+{
+    // Odd size: GStreamer pads rows, chroma planes round up.
+    Picture pic("NV12", 37, 21, "1:3:5:1"); // full range, BT.709
+    GstVideoInfo out;
+    auto got = run("cfconvert", pic, "video/x-raw,format=RGBA", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_FORMAT(&out), GST_VIDEO_FORMAT_RGBA);
+    // gst_video_info_set_format's 4:2:0 siting is "jpeg": centred.
+    EXPECT_EQ(got, reference("convert=format=rgba:matrix=bt709:range=full:chroma-site=center", pic,
+                             CF_FORMAT_RGBA, 37, 21));
+    // Without a colorimetry the caps default (BT.601 limited for SD).
+    Picture sd("I420", 16, 8);
+    auto got2 = run("cfconvert", sd, "video/x-raw,format=BGRx", &out);
+    EXPECT_EQ(got2, reference("convert=format=bgrx:matrix=bt601:range=limited:chroma-site=center", sd,
+                              CF_FORMAT_BGRX, 16, 8));
+}
+
+TEST_F(ConvertScaleElements, ConvertRgbaToNv12UsesTheOutputColorimetry)
+{
+    Picture pic("RGBA", 20, 10);
+    GstVideoInfo out;
+    auto got = run("cfconvert", pic, "video/x-raw,format=NV12,colorimetry=bt709,chroma-site=mpeg2", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_FORMAT(&out), GST_VIDEO_FORMAT_NV12);
+    EXPECT_EQ(got, reference("convert=format=nv12:matrix=bt709:range=limited", pic,
+                             CF_FORMAT_NV12, 20, 10));
+}
+
+TEST_F(ConvertScaleElements, ScaleTakesItsSizeFromPropertiesOrDownstream)
+{
+    Picture pic("RGBA", 64, 36);
+    GstVideoInfo out;
+    auto got = run("cfscale w=20 h=10 method=bicubic", pic, "video/x-raw", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 20);
+    EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 10);
+    EXPECT_EQ(got, reference("scale=method=bicubic", pic, CF_FORMAT_RGBA, 20, 10));
+    auto down = run("cfscale method=area", pic, "video/x-raw,width=32,height=18", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 32);
+    EXPECT_EQ(down, reference("scale=method=area", pic, CF_FORMAT_RGBA, 32, 18));
+    auto same = run("cfscale", pic, "video/x-raw", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 64);
+    EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 36);
+    EXPECT_EQ(same, reference("scale", pic, CF_FORMAT_RGBA, 64, 36));
+}
+
+TEST_F(ConvertScaleElements, ScaleNv12EveryPlaneAtItsSize)
+{
+    Picture pic("NV12", 33, 17);
+    GstVideoInfo out;
+    auto got = run("cfscale", pic, "video/x-raw,width=15,height=9", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_FORMAT(&out), GST_VIDEO_FORMAT_NV12);
+    EXPECT_EQ(got, reference("scale", pic, CF_FORMAT_NV12, 15, 9));
+}
