@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "convert.h"
+#include "rows_cpu_threads.h"
 
 enum { PARAM_FORMAT, PARAM_MATRIX, PARAM_RANGE, PARAM_SITE, PARAM_FILTER, PARAM_ALPHA };
 
@@ -131,11 +132,18 @@ static cf_status convert_make_plan(const double *values, const cf_frame *src, co
     return CF_OK;
 }
 
+static void convert_rows(const void *plan, const cf_frame *src, cf_frame *dst, int r0, int r1)
+{
+    cf_convert_cpu_rows(plan, src, dst, r0, r1);
+}
+
+/* The reference in slices of rows on the CPU pool (rows_cpu_threads.h). */
 static cf_status convert_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                                  cf_scratch *scratch)
 {
-    (void)scratch;
-    return cf_convert_cpu(plan, src, dst);
+    cf_rows_cpu_run(convert_rows, plan, src, dst, cf_convert_rows(plan, src->height),
+                    scratch->threads);
+    return CF_OK;
 }
 
 #ifdef CF_HAVE_CUDA

@@ -2,6 +2,7 @@
  * bilinear, bicubic, area or Lanczos (scale.h), from an optional crop. */
 #include <math.h>
 
+#include "rows_cpu_threads.h"
 #include "scale.h"
 
 enum { PARAM_W, PARAM_H, PARAM_METHOD, PARAM_CROP_X, PARAM_CROP_Y, PARAM_CROP_W, PARAM_CROP_H };
@@ -88,11 +89,17 @@ static void scale_free_plan(void *plan)
     cf_scale_free_plan(plan);
 }
 
+static void scale_rows(const void *plan, const cf_frame *src, cf_frame *dst, int r0, int r1)
+{
+    cf_scale_cpu_rows(plan, src, dst, r0, r1);
+}
+
+/* The reference in slices of rows on the CPU pool (rows_cpu_threads.h). */
 static cf_status scale_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                                cf_scratch *scratch)
 {
-    (void)scratch;
-    return cf_scale_cpu(plan, src, dst);
+    cf_rows_cpu_run(scale_rows, plan, src, dst, cf_scale_rows(plan), scratch->threads);
+    return CF_OK;
 }
 
 #ifdef CF_HAVE_CUDA

@@ -297,3 +297,77 @@ TEST(CpuExact, ConcurrentCallersShareThePool)
         EXPECT_EQ(dst[i]->damaged_guard_bytes(), 0u);
     }
 }
+
+namespace {
+
+// convert and scale run their reference in slices of rows on the pool
+// (kernels/rows_cpu_threads.h): at 2 and 7 threads against the reference
+// forced (one thread), every output format convert offers, random sizes
+// in and out, guard bytes around every plane.
+std::vector<uint8_t> run_rows(cf_filter *f, cftest::GuardedFrame &src, cf_format out_fmt, int w,
+                              int h, bool reference, int threads, std::mt19937 &rng)
+{
+    EXPECT_EQ(cf_cpu_set_level(reference ? CF_CPU_REFERENCE : cf_cpu_best_level()), CF_OK);
+    EXPECT_EQ(cf_filter_set_cpu_threads(f, threads), CF_OK);
+    cftest::GuardedFrame dst(out_fmt, w, h, CF_MEMORY_HOST, rng);
+    EXPECT_EQ(cf_filter_run(f, src.frame(), dst.frame(), nullptr), CF_OK) << cf_last_error();
+    EXPECT_EQ(cf_cpu_last_level(), (int)CF_CPU_REFERENCE) << "the arithmetic is the reference's";
+    EXPECT_EQ(dst.damaged_guard_bytes(), 0u);
+    EXPECT_EQ(src.damaged_guard_bytes(), 0u);
+    std::vector<uint8_t> out;
+    for (int p = 0; p < cf_format_get_info(out_fmt)->n_planes; p++) {
+        auto px = dst.pixels(p);
+        out.insert(out.end(), px.begin(), px.end());
+    }
+    return out;
+}
+
+void compare_rows(const std::string &text, cf_format fmt, Size s, std::mt19937 &rng)
+{
+    SCOPED_TRACE(text + " on " + cf_format_name(fmt) + " " + std::to_string(s.w) + "x" +
+                 std::to_string(s.h));
+    cftest::Chain chain(text.c_str());
+    ASSERT_EQ(chain.filters.size(), 1u);
+    cf_filter *f = chain.filters[0];
+    cf_format outs[16];
+    int n_out = cf_filter_get_output_formats(f, fmt, outs, 16);
+    ASSERT_GT(n_out, 0) << cf_last_error();
+    int w = 0, h = 0;
+    ASSERT_EQ(cf_filter_get_output_size(f, s.w, s.h, &w, &h), CF_OK);
+    cftest::GuardedFrame src(fmt, s.w, s.h, CF_MEMORY_HOST, rng);
+    LevelGuard keep;
+    for (int o = 0; o < n_out; o++) {
+        auto want = run_rows(f, src, outs[o], w, h, true, 1, rng);
+        for (int threads : { 2, 7 }) {
+            auto got = run_rows(f, src, outs[o], w, h, false, threads, rng);
+            ASSERT_EQ(got, want) << cf_format_name(outs[o]) << " out, " << threads << " threads";
+        }
+    }
+}
+
+} // namespace
+
+TEST(CpuExact, ConvertInSlicesOfRowsEqualsTheReference)
+{
+    std::mt19937 rng(2020);
+    const char *matrices[] = { "bt601", "bt709", "bt2020" };
+    for (cf_format fmt : kFormats)
+        for (Size s : random_sizes(rng, 2, 90, 70))
+            compare_rows(std::string("convert=matrix=") + matrices[rng() % 3], fmt, s, rng);
+}
+
+TEST(CpuExact, ScaleInSlicesOfRowsEqualsTheReference)
+{
+    std::mt19937 rng(2021);
+    const char *methods[] = { "nearest", "bilinear", "bicubic", "area", "lanczos" };
+    for (cf_format fmt : kFormats)
+        for (const char *m : methods) {
+            int w = std::uniform_int_distribution<int>(1, 120)(rng);
+            int h = std::uniform_int_distribution<int>(1, 90)(rng);
+            Size s = { std::uniform_int_distribution<int>(1, 130)(rng),
+                       std::uniform_int_distribution<int>(1, 100)(rng) };
+            compare_rows(std::string("scale=w=") + std::to_string(w) + ":h=" + std::to_string(h) +
+                             ":method=" + m,
+                         fmt, s, rng);
+        }
+}
