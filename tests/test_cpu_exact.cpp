@@ -41,17 +41,21 @@ std::vector<cf_cpu_level> optimized_levels()
     return out;
 }
 
-// Runs `f` on src at `level` with `threads` into a fresh guarded output
-// (random pitches), checks which level ran and the guards, returns the
-// output's pixels, every plane packed.
+// Runs `f` on src at `level` with `threads` into a fresh guarded output of
+// out_fmt and w x h (0: src's size; random pitches), checks which level ran
+// (`ran`; -1: `level`) and the guards, returns the output's pixels, every
+// plane packed.
 std::vector<uint8_t> run_at(cf_filter *f, cftest::GuardedFrame &src, cf_format out_fmt,
-                            cf_cpu_level level, int threads, std::mt19937 &rng)
+                            cf_cpu_level level, int threads, std::mt19937 &rng, int w = 0,
+                            int h = 0, int ran = -1)
 {
     EXPECT_EQ(cf_cpu_set_level(level), CF_OK) << cf_last_error();
     EXPECT_EQ(cf_filter_set_cpu_threads(f, threads), CF_OK);
-    cftest::GuardedFrame dst(out_fmt, src.frame()->width, src.frame()->height, CF_MEMORY_HOST, rng);
+    cftest::GuardedFrame dst(out_fmt, w ? w : src.frame()->width, h ? h : src.frame()->height,
+                             CF_MEMORY_HOST, rng);
     EXPECT_EQ(cf_filter_run(f, src.frame(), dst.frame(), nullptr), CF_OK) << cf_last_error();
-    EXPECT_EQ(cf_cpu_last_level(), (int)level) << "asked for " << cf_cpu_level_name(level);
+    EXPECT_EQ(cf_cpu_last_level(), ran < 0 ? (int)level : ran)
+        << "asked for " << cf_cpu_level_name(level);
     EXPECT_EQ(dst.damaged_guard_bytes(), 0u);
     EXPECT_EQ(src.damaged_guard_bytes(), 0u);
     std::vector<uint8_t> out;
@@ -304,24 +308,6 @@ namespace {
 // (kernels/rows_cpu_threads.h): at 2 and 7 threads against the reference
 // forced (one thread), every output format convert offers, random sizes
 // in and out, guard bytes around every plane.
-std::vector<uint8_t> run_rows(cf_filter *f, cftest::GuardedFrame &src, cf_format out_fmt, int w,
-                              int h, bool reference, int threads, std::mt19937 &rng)
-{
-    EXPECT_EQ(cf_cpu_set_level(reference ? CF_CPU_REFERENCE : cf_cpu_best_level()), CF_OK);
-    EXPECT_EQ(cf_filter_set_cpu_threads(f, threads), CF_OK);
-    cftest::GuardedFrame dst(out_fmt, w, h, CF_MEMORY_HOST, rng);
-    EXPECT_EQ(cf_filter_run(f, src.frame(), dst.frame(), nullptr), CF_OK) << cf_last_error();
-    EXPECT_EQ(cf_cpu_last_level(), (int)CF_CPU_REFERENCE) << "the arithmetic is the reference's";
-    EXPECT_EQ(dst.damaged_guard_bytes(), 0u);
-    EXPECT_EQ(src.damaged_guard_bytes(), 0u);
-    std::vector<uint8_t> out;
-    for (int p = 0; p < cf_format_get_info(out_fmt)->n_planes; p++) {
-        auto px = dst.pixels(p);
-        out.insert(out.end(), px.begin(), px.end());
-    }
-    return out;
-}
-
 void compare_rows(const std::string &text, cf_format fmt, Size s, std::mt19937 &rng)
 {
     SCOPED_TRACE(text + " on " + cf_format_name(fmt) + " " + std::to_string(s.w) + "x" +
@@ -337,9 +323,11 @@ void compare_rows(const std::string &text, cf_format fmt, Size s, std::mt19937 &
     cftest::GuardedFrame src(fmt, s.w, s.h, CF_MEMORY_HOST, rng);
     LevelGuard keep;
     for (int o = 0; o < n_out; o++) {
-        auto want = run_rows(f, src, outs[o], w, h, true, 1, rng);
+        // The arithmetic is the reference's at every level: it says so.
+        auto want = run_at(f, src, outs[o], CF_CPU_REFERENCE, 1, rng, w, h);
         for (int threads : { 2, 7 }) {
-            auto got = run_rows(f, src, outs[o], w, h, false, threads, rng);
+            auto got = run_at(f, src, outs[o], cf_cpu_best_level(), threads, rng, w, h,
+                              CF_CPU_REFERENCE);
             ASSERT_EQ(got, want) << cf_format_name(outs[o]) << " out, " << threads << " threads";
         }
     }
