@@ -131,11 +131,13 @@ CF_HOSTDEV int cf_sc_box(const cf_scale_plan *pl, const cf_scale_plane *p, const
     int sb = p->sample_bytes, step = p->cn * sb;
     const uint8_t *base = src + (size_t)(pl->y0[k] + dy * ky) * pitch +
                           (size_t)(pl->x0[k] + dx * kx) * step + (size_t)c * sb;
-    uint32_t sum = 0;
+    /* 64-bit: a box of more than 2^16 16-bit samples (512x256 to 1x1) or
+     * 2^24 8-bit ones overflows 32 bits. */
+    uint64_t sum = 0;
     for (int j = 0; j < ky; j++)
         for (int i = 0; i < kx; i++)
-            sum += (uint32_t)cf_sc_load(base + (size_t)j * pitch + (size_t)i * step, sb, p->shift);
-    uint32_t area = (uint32_t)(kx * ky);
+            sum += (uint64_t)cf_sc_load(base + (size_t)j * pitch + (size_t)i * step, sb, p->shift);
+    uint64_t area = (uint64_t)kx * (uint64_t)ky;
     return (int)((sum + area / 2) / area);
 }
 

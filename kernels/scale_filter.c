@@ -73,7 +73,14 @@ static cf_status scale_make_plan(const double *v, const cf_frame *src, const cf_
     int x = (int)v[PARAM_CROP_X], y = (int)v[PARAM_CROP_Y];
     int cw = v[PARAM_CROP_W] > 0 ? (int)v[PARAM_CROP_W] : src->width - x;
     int ch = v[PARAM_CROP_H] > 0 ? (int)v[PARAM_CROP_H] : src->height - y;
-    if (x >= src->width || y >= src->height || cw < 1 || ch < 1 || x + cw > src->width ||
+    /* A corner outside the input: named as given (the region's size left
+     * to the edge would come out negative). */
+    if (x >= src->width || y >= src->height)
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
+                            "scale: crop-%s=%d is outside the %dx%d input (at most %d)",
+                            x >= src->width ? "x" : "y", x >= src->width ? x : y, src->width,
+                            src->height, x >= src->width ? src->width - 1 : src->height - 1);
+    if (cw < 1 || ch < 1 || x + cw > src->width ||
         y + ch > src->height)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT,
                             "scale: crop %dx%d at (%d, %d) does not fit the %dx%d input", cw, ch,

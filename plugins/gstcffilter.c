@@ -294,6 +294,22 @@ gst_cf_filter_transform_structure (GstCfBaseTransform * base, GstPadDirection di
       gst_structure_set (copy, "width", GST_TYPE_INT_RANGE, 1, G_MAXINT,
           "height", GST_TYPE_INT_RANGE, 1, G_MAXINT, NULL);
       gst_structure_remove_field (copy, "pixel-aspect-ratio");
+      /* A size the properties give (w, h not 0) is the output's whatever
+       * downstream would like: a peer that cannot take it fails to
+       * negotiate instead of getting another size silently. */
+      if (direction == GST_PAD_SINK) {
+        double pw = 0, ph = 0;
+        g_mutex_lock (&self->lock);
+        if (cf_filter_get_double (self->settings, "w", &pw) != CF_OK)
+          pw = 0;
+        if (cf_filter_get_double (self->settings, "h", &ph) != CF_OK)
+          ph = 0;
+        g_mutex_unlock (&self->lock);
+        if (pw >= 1)
+          gst_structure_set (copy, "width", G_TYPE_INT, (gint) pw, NULL);
+        if (ph >= 1)
+          gst_structure_set (copy, "height", G_TYPE_INT, (gint) ph, NULL);
+      }
     }
     gst_cf_caps_append (out, copy,
         gst_cf_features_are_cuda (features) ? GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY : NULL);

@@ -398,6 +398,15 @@ class Transcode(CliCase):
         self.assertEqual((s["width"], s["height"]), (96, 54))
         self.assertEqual(frame_count(dst), n)
 
+    def test_a_filter_refusing_the_first_frame_is_no_encoder_error(self):
+        # The crop lies outside the input: the filter's own error, not
+        # "no encoder for --codec h264 works: ..." as if the encoders failed.
+        dst = self.out("crop.mp4")
+        _, err = self.transcode("street.mp4", dst, "--vf", "scale=crop-x=5000", expect=1)
+        self.assertIn("scale: crop-x=5000 is outside the", err)
+        self.assertNotIn("no encoder", err)
+        self.assertEqual(os.listdir(self.dir), [])
+
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")
         out, _ = self.transcode("street.mp4", dst, "--json")

@@ -557,3 +557,69 @@ TEST(Scale, SchedulerChainChangesSize)
     cf_frame_free(&b);
     cf_frame_free(&c);
 }
+
+// Area to 1x1 from a whole-number factor is the box mean of every sample:
+// 512x256 GRAY16 samples of 65535 sum past 2^32 (the sum was 32-bit and
+// wrapped: 32767 came out).
+TEST(Scale, AreaBoxMeanOfManySixteenBitSamplesDoesNotOverflow)
+{
+    const int w = 512, h = 256;
+    std::vector<uint8_t> px((size_t)w * h * 2, 0xff);
+    cf_frame src{};
+    src.format = CF_FORMAT_GRAY16_LE, src.width = w, src.height = h, src.memory = CF_MEMORY_HOST;
+    src.data[0] = px.data(), src.pitch[0] = (size_t)w * 2, src.device = -1;
+    for (const char *text : { "scale=w=1:h=1:method=area", "scale=w=2:h=1:method=area" }) {
+        SCOPED_TRACE(text);
+        cf_frame dst = run_to(text, src);
+        for (int x = 0; x < dst.width; x++)
+            EXPECT_EQ(dst.data[0][2 * x] | dst.data[0][2 * x + 1] << 8, 65535);
+        cf_frame_free(&dst);
+    }
+}
+
+// A crop corner outside the input is named as given, not as a region of
+// negative size.
+TEST(Scale, CropCornerOutsideTheInputIsNamed)
+{
+    std::vector<uint8_t> px(16 * 8, 7);
+    cf_frame src = cftest::wrap_gray(px, 16, 8), dst{};
+    CF_ASSERT_OK(cf_frame_alloc(&dst, CF_FORMAT_GRAY8, 4, 4, CF_MEMORY_HOST));
+    cf_filter *f = cf_filter_new("scale");
+    CF_ASSERT_OK(cf_filter_set_string(f, "crop-x", "20"));
+    EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(cf_last_error()).find("crop-x=20 is outside the 16x8 input"),
+              std::string::npos)
+        << cf_last_error();
+    CF_ASSERT_OK(cf_filter_set_string(f, "crop-x", "0"));
+    CF_ASSERT_OK(cf_filter_set_string(f, "crop-y", "8"));
+    EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(cf_last_error()).find("crop-y=8 is outside the 16x8 input"),
+              std::string::npos)
+        << cf_last_error();
+    cf_frame_free(&dst);
+    cf_filter_free(&f);
+}
+
+// Area shrinking by large factors that are not whole numbers: each output is
+// within 1 of the exact mean of the box it covers (the Q11 weights were
+// rounded one by one, and the error added up along the box: 8 levels off
+// for 5001 -> 3, a single sample instead of the mean past a factor of 4096).
+TEST(Scale, AreaLargeFractionalFactorsStayNearTheMean)
+{
+    for (auto [sw, dw] : std::vector<std::pair<int, int>>{ { 5001, 3 }, { 1001, 3 }, { 9001, 2 },
+                                                           { 301, 3 }, { 20000, 7 } }) {
+        SCOPED_TRACE(std::to_string(sw) + " -> " + std::to_string(dw));
+        std::vector<uint8_t> px(sw);
+        for (int i = 0; i < sw; i++) px[i] = (uint8_t)((long)i * 255 / (sw - 1));
+        cf_frame src = cftest::wrap_gray(px, sw, 1);
+        cf_frame dst = run_to("scale=w=" + std::to_string(dw) + ":h=1:method=area", src);
+        double scale = (double)sw / dw;
+        for (int d = 0; d < dw; d++) {
+            double a = d * scale, b = a + scale, sum = 0;
+            for (int i = (int)a; i < sw && i < b; i++)
+                sum += (std::min(b, i + 1.0) - std::max(a, (double)i)) * px[i];
+            EXPECT_NEAR(dst.data[0][d], sum / scale, 1.0) << "output " << d;
+        }
+        cf_frame_free(&dst);
+    }
+}

@@ -168,3 +168,69 @@ TEST_F(ConvertScaleElements, ScaleNv12EveryPlaneAtItsSize)
     EXPECT_EQ(GST_VIDEO_INFO_FORMAT(&out), GST_VIDEO_FORMAT_NV12);
     EXPECT_EQ(got, reference("scale", pic, CF_FORMAT_NV12, 15, 9));
 }
+
+// The input size and format change mid-stream under fixed downstream caps
+// (1x1 among them, both ways): each buffer comes out at the downstream size,
+// equal to the reference of its own input.
+TEST_F(ConvertScaleElements, ScaleRenegotiatesMidStream)
+{
+    GstHarness *h = gst_harness_new_parse("cfscale method=area");
+    gst_harness_set_sink_caps_str(h, "video/x-raw,width=5,height=3");
+    struct Step {
+        const char *format;
+        int w, h;
+    } steps[] = { { "GRAY8", 64, 48 }, { "GRAY8", 1, 1 }, { "NV12", 33, 17 },
+                  { "GRAY16_LE", 7, 5 }, { "I420_10LE", 1, 1 }, { "GRAY8", 64, 48 } };
+    for (Step s : steps) {
+        SCOPED_TRACE(std::string(s.format) + " " + std::to_string(s.w) + "x" + std::to_string(s.h));
+        Picture pic(s.format, s.w, s.h);
+        gst_harness_set_src_caps(h, gst_video_info_to_caps(&pic.info));
+        ASSERT_EQ(gst_harness_push(h, gst_buffer_ref(pic.buffer)), GST_FLOW_OK);
+        GstBuffer *buf = gst_harness_pull(h);
+        ASSERT_NE(buf, nullptr);
+        GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+        GstVideoInfo out;
+        ASSERT_TRUE(gst_video_info_from_caps(&out, caps));
+        gst_caps_unref(caps);
+        EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 5);
+        EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 3);
+        EXPECT_STREQ(gst_video_format_to_string(GST_VIDEO_INFO_FORMAT(&out)), s.format);
+        GstVideoFrame vf;
+        ASSERT_TRUE(gst_video_frame_map(&vf, &out, buf, GST_MAP_READ));
+        cf_format fmt = cf_format_from_name(s.format);
+        std::vector<uint8_t> got;
+        for (int p = 0; p < cf_format_get_info(fmt)->n_planes; p++) {
+            auto *d = (const uint8_t *)GST_VIDEO_FRAME_PLANE_DATA(&vf, p);
+            size_t row = cf_format_plane_row_bytes(fmt, p, 5);
+            for (int y = 0; y < cf_format_plane_height(fmt, p, 3); y++)
+                got.insert(got.end(), d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, p),
+                           d + y * GST_VIDEO_FRAME_PLANE_STRIDE(&vf, p) + row);
+        }
+        gst_video_frame_unmap(&vf);
+        gst_buffer_unref(buf);
+        EXPECT_EQ(got, reference("scale=method=area", pic, fmt, 5, 3));
+    }
+    gst_harness_teardown(h);
+}
+
+// w and h set: that is the output size; a downstream that only takes
+// another one fails to negotiate (it got 5x5 silently, against w=3 h=3).
+// Where only one is set, the other follows downstream.
+TEST_F(ConvertScaleElements, ScalePropertiesWinOverDownstream)
+{
+    Picture pic("GRAY8", 8, 8);
+    GstHarness *h = gst_harness_new_parse("cfscale w=3 h=3");
+    gst_harness_set_src_caps(h, gst_video_info_to_caps(&pic.info));
+    gst_harness_set_sink_caps_str(h, "video/x-raw,width=5,height=5");
+    EXPECT_EQ(gst_harness_push(h, gst_buffer_ref(pic.buffer)), GST_FLOW_NOT_NEGOTIATED);
+    gst_harness_teardown(h);
+    GstVideoInfo out;
+    auto got = run("cfscale w=3", pic, "video/x-raw,height=[4,6]", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 3);
+    EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 4);
+    EXPECT_EQ(got, reference("scale", pic, CF_FORMAT_GRAY8, 3, 4));
+    auto both = run("cfscale w=3 h=2", pic, "video/x-raw", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 3);
+    EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 2);
+    EXPECT_EQ(both, reference("scale", pic, CF_FORMAT_GRAY8, 3, 2));
+}

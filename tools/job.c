@@ -43,6 +43,7 @@ typedef struct state {
     AVFrame *frame;
     double last_progress;      /* cli_now() of the last packet or frame */
     bool started;              /* encoder open, header written */
+    bool vf_failed;            /* the filters refused a frame (in err) */
     int w, h;                  /* video size the chain works at */
     int ow, oh;                /* video size the chain makes (a scale), the encoder's */
     enum AVPixelFormat vf_in;  /* host format the chain takes */
@@ -138,8 +139,10 @@ static int process(state *s, AVFrame **f)
             return ret;
         AVFrame *in = *f;
         *f = NULL;
-        if ((ret = cli_vf_run(&s->vf, in, f, &s->job->err)) < 0)
+        if ((ret = cli_vf_run(&s->vf, in, f, &s->job->err)) < 0) {
+            s->vf_failed = true;
             return ret;
+        }
     }
     return to_encoder(s, f, &s->conv, &s->job->err);
 }
@@ -343,12 +346,15 @@ static int start(state *s, const AVFrame *first, AVFrame **processed)
     /* Each failure's message, for the error if none works. */
     GString *tried = g_string_new(NULL);
     int ret = AVERROR_ENCODER_NOT_FOUND;
-    for (int i = 0; i < n && ret < 0; i++) {
+    for (int i = 0; i < n && ret < 0 && !s->vf_failed; i++) {
         err->msg[0] = '\0';
         if ((ret = try_encoder(s, cand[i], first, processed)) < 0)
             g_string_append_printf(tried, "%s%s", tried->len ? "; " : "", err->msg);
     }
-    if (ret < 0) {
+    /* The filters refused the first frame (a crop outside it, say): their
+     * error as it is, not one of an encoder's (another encoder would not
+     * change it). */
+    if (ret < 0 && !s->vf_failed) {
         err->msg[0] = '\0';
         cli_fail(err, ret, "no encoder for --codec %s works: %s", s->job->opts->codec,
                  tried->str);
