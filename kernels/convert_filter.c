@@ -24,8 +24,10 @@ static const char *const site_choices[] = { "left", "center", NULL };
 static const char *const filter_choices[] = { "linear", "nearest", NULL };
 
 static const cf_param_desc convert_params[] = {
-    [PARAM_FORMAT] = { "format", "Output format (preferred; GStreamer takes the negotiated one)", "",
-                       CF_PARAM_ENUM, 0, N_FORMATS - 1, 0, format_choices },
+    [PARAM_FORMAT] = { "format", "Output format: the command line makes exactly this one when "
+                       "given; GStreamer prefers it and takes the negotiated one", "",
+                       CF_PARAM_ENUM, 0, N_FORMATS - 1, 0, format_choices,
+                       CF_PARAM_ROLE_OUTPUT_FORMAT },
     [PARAM_MATRIX] = { "matrix", "YUV matrix of the YUV side: bt601, bt709 or bt2020. GStreamer "
                        "elements take it from the caps, the command line from the decoder",
                        "", CF_PARAM_ENUM, 0, 2, CF_MATRIX_BT601, matrix_choices,

@@ -544,9 +544,10 @@ gst_cf_filter_class_init (gpointer g_class, gpointer class_data)
   gobject_class->set_property = gst_cf_filter_set_property;
   gobject_class->get_property = gst_cf_filter_get_property;
   gobject_class->finalize = gst_cf_filter_finalize;
-  /* Parameters with a role come from the caps, not from the user. */
+  /* Parameters with a colour role come from the caps, not from the user. */
   for (int i = 0; i < desc->n_params; i++)
-    if (desc->params[i].role == CF_PARAM_ROLE_NONE)
+    if (desc->params[i].role == CF_PARAM_ROLE_NONE
+        || desc->params[i].role == CF_PARAM_ROLE_OUTPUT_FORMAT)
       g_object_class_install_property (gobject_class, (guint) i + 1,
           param_spec (desc, &desc->params[i]));
   g_object_class_install_property (gobject_class, (guint) desc->n_params + 1,

@@ -398,6 +398,17 @@ class Transcode(CliCase):
         self.assertEqual((s["width"], s["height"]), (96, 54))
         self.assertEqual(frame_count(dst), n)
 
+    def test_convert_to_rgb_keeps_colour_for_a_yuv_encoder(self):
+        # format=rgba is what convert makes; libswscale then converts it for
+        # libx264, rather than the planner picking convert's GRAY8 (which
+        # libx264 takes as it is) and losing the colour.
+        dst = self.out("rgb.mp4")
+        out, _ = self.transcode("street.mp4", dst, "--vf", "convert=format=rgba", "--json")
+        summary = json.loads(out)
+        self.assertTrue(summary["formats"].endswith("convert > RGBA"), summary["formats"])
+        self.assertIn("rgba", summary["conversions"])
+        self.assertNotEqual(stream_of(dst, "video")[0]["pix_fmt"], "gray")
+
     def test_a_filter_refusing_the_first_frame_is_no_encoder_error(self):
         # The crop lies outside the input: the filter's own error, not
         # "no encoder for --codec h264 works: ..." as if the encoders failed.

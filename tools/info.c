@@ -52,7 +52,7 @@ static char *describe_value(const cf_param_desc *p)
         g_string_append_printf(s, ", %g to %g%s%s; default %g", p->min, p->max,
                                p->unit[0] ? " " : "", p->unit, p->default_value);
     }
-    if (p->role != CF_PARAM_ROLE_NONE)
+    if (p->role != CF_PARAM_ROLE_NONE && p->role != CF_PARAM_ROLE_OUTPUT_FORMAT)
         g_string_append(s, "; set from the stream");
     return g_string_free(s, FALSE);
 }
@@ -98,7 +98,8 @@ static void param_json(JsonBuilder *b, const cf_param_desc *p)
     cli_json_set_string(b, "unit", p->unit);
     cli_json_set_string(b, "summary", p->summary);
     json_builder_add_boolean_value(json_builder_set_member_name(b, "set_from_stream"),
-                                   p->role != CF_PARAM_ROLE_NONE);
+                                   p->role != CF_PARAM_ROLE_NONE &&
+                                       p->role != CF_PARAM_ROLE_OUTPUT_FORMAT);
     json_builder_end_object(b);
 }
 

@@ -99,9 +99,13 @@ static void search_from(search *s, int step, cf_format f)
         }
         return;
     }
-    cf_format outs[8];
-    int k = cf_filter_get_output_formats(cf_chain_get(s->vf->chain, step), f, outs, 8);
-    for (int j = 0; j < k && j < 8; j++) {
+    cf_format outs[16];
+    int k = cf_filter_get_output_formats(cf_chain_get(s->vf->chain, step), f, outs, 16);
+    /* A format the user asked for is the only one (convert=format=rgba
+     * must not become GRAY8 because the encoder takes that). */
+    if (k > 1 && (s->vf->user_roles[step] & (1u << CF_PARAM_ROLE_OUTPUT_FORMAT)))
+        k = 1;
+    for (int j = 0; j < k && j < 16; j++) {
         s->path[step] = outs[j];
         search_from(s, step + 1, outs[j]);
     }

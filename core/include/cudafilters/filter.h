@@ -31,6 +31,12 @@ typedef enum cf_param_role {
     CF_PARAM_ROLE_COLOR_RANGE, /* enum {limited, full}: the input's quantisation range */
     CF_PARAM_ROLE_COLOR_MATRIX, /* enum {bt601, bt709, bt2020}: the YUV matrix */
     CF_PARAM_ROLE_CHROMA_SITE,  /* enum {left, center}: 4:2:0 chroma siting (MPEG-2, JPEG) */
+    /* Not from the stream: an enum of the output formats, the one the filter
+     * prefers (cf_filter_get_output_formats lists it first). A front end
+     * that picks formats itself (the command line) keeps a value the user
+     * set as the only choice; GStreamer elements offer it as a property and
+     * negotiate any. */
+    CF_PARAM_ROLE_OUTPUT_FORMAT,
 } cf_param_role;
 
 typedef struct cf_param_desc {
