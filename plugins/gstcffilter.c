@@ -325,7 +325,8 @@ gst_cf_filter_fixate_structure (GstCfBaseTransform * base, GstPadDirection direc
     const GstStructure * in, GstStructure * out)
 {
   GstCfFilter *self = GST_CF_FILTER (base);
-  gint w = 0, h = 0, ow = 0, oh = 0;
+  gint w = 0, h = 0, ow = 0, oh = 0, par_n = 1, par_d = 1, n, d;
+  double cx = 0, cy = 0, cw = 0, ch = 0;
   cf_status st;
 
   if (direction != GST_PAD_SINK || !gst_structure_get_int (in, "width", &w)
@@ -333,11 +334,32 @@ gst_cf_filter_fixate_structure (GstCfBaseTransform * base, GstPadDirection direc
     return;
   g_mutex_lock (&self->lock);
   st = cf_filter_get_output_size (self->settings, w, h, &ow, &oh);
+  /* The region scaled: the crop, where there is one (out-of-range crops
+   * fail later, in the filter, with their own message). */
+  (void) cf_filter_get_double (self->settings, "crop-x", &cx);
+  (void) cf_filter_get_double (self->settings, "crop-y", &cy);
+  (void) cf_filter_get_double (self->settings, "crop-w", &cw);
+  (void) cf_filter_get_double (self->settings, "crop-h", &ch);
   g_mutex_unlock (&self->lock);
   if (st != CF_OK)
     return;
   gst_structure_fixate_field_nearest_int (out, "width", ow);
   gst_structure_fixate_field_nearest_int (out, "height", oh);
+  if (!gst_structure_get_int (out, "width", &ow) || !gst_structure_get_int (out, "height", &oh))
+    return;
+  /* The picture keeps its display aspect ratio, as videoscale's does:
+   * out PAR = in PAR x (region width / region height) / (out width / out
+   * height). */
+  gint rw = cw >= 1 ? (gint) cw : MAX (w - (gint) cx, 1);
+  gint rh = ch >= 1 ? (gint) ch : MAX (h - (gint) cy, 1);
+  gst_structure_get_fraction (in, "pixel-aspect-ratio", &par_n, &par_d);
+  if (!gst_util_fraction_multiply (par_n, par_d, rw, rh, &n, &d)
+      || !gst_util_fraction_multiply (n, d, oh, ow, &n, &d))
+    return;
+  if (gst_structure_has_field (out, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction (out, "pixel-aspect-ratio", n, d);
+  else
+    gst_structure_set (out, "pixel-aspect-ratio", GST_TYPE_FRACTION, n, d, NULL);
 }
 
 /* The caps that describe the YUV side of a conversion: the input's when it

@@ -234,3 +234,40 @@ TEST_F(ConvertScaleElements, ScalePropertiesWinOverDownstream)
     EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 2);
     EXPECT_EQ(both, reference("scale", pic, CF_FORMAT_GRAY8, 3, 2));
 }
+
+// The output keeps the picture's display aspect ratio through the pixel
+// aspect ratio, as videoscale does: same proportions keep the input's, a
+// squashed size or a crop changes it (out PAR = in PAR x region w/h x
+// out h/w).
+TEST_F(ConvertScaleElements, ScaleKeepsTheDisplayAspectRatio)
+{
+    struct Case {
+        const char *launch, *sink_caps;
+        int par_n, par_d;
+    } cases[] = {
+        { "cfscale w=320 h=240", "video/x-raw", 16, 15 },
+        { "cfscale", "video/x-raw,width=320,height=100", 4, 9 },
+        { "cfscale w=320 h=240 crop-w=320", "video/x-raw", 8, 15 },
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(c.launch);
+        GstHarness *h = gst_harness_new_parse(c.launch);
+        gst_harness_set_sink_caps_str(h, c.sink_caps);
+        gst_harness_set_src_caps_str(
+            h, "video/x-raw,format=I420,width=640,height=480,pixel-aspect-ratio=16/15,"
+               "framerate=30/1");
+        GstBuffer *in = gst_buffer_new_allocate(nullptr, 640 * 480 * 3 / 2, nullptr);
+        gst_buffer_memset(in, 0, 0x80, 640 * 480 * 3 / 2);
+        ASSERT_EQ(gst_harness_push(h, in), GST_FLOW_OK);
+        GstBuffer *out = gst_harness_pull(h);
+        ASSERT_NE(out, nullptr);
+        gst_buffer_unref(out);
+        GstCaps *caps = gst_pad_get_current_caps(h->sinkpad);
+        GstVideoInfo info;
+        ASSERT_TRUE(gst_video_info_from_caps(&info, caps));
+        gst_caps_unref(caps);
+        EXPECT_EQ(GST_VIDEO_INFO_PAR_N(&info), c.par_n);
+        EXPECT_EQ(GST_VIDEO_INFO_PAR_D(&info), c.par_d);
+        gst_harness_teardown(h);
+    }
+}
