@@ -7,7 +7,7 @@
 # runs cudaupload ! cudagray ! cudablur sigma=2 ! cudadownload, encodes H.264
 # into OUTDIR/demo.mp4 and writes OUTDIR/contact-sheet.png (first input frame
 # beside its filtered frame). Uses the GPU when there is one, else the
-# elements' CPU references. GST_PLUGIN_PATH must reach the plugin (the
+# elements' CPU code. GST_PLUGIN_PATH must reach the plugin (the
 # Makefile sets it to build/plugins). The input needs timestamps (any
 # container has them); a raw stream without them fails with that reason.
 set -eu
@@ -54,7 +54,7 @@ gst-launch-1.0 -q compositor name=mix sink_1::xpos="${width:-768}" ! videoconver
     t. ! queue ! videoconvert ! $filters ! videoconvert ! mix.sink_1 >/dev/null
 
 # Each filter reports once where it ran ("cudafilters path: GPU, ..." or
-# "cudafilters path: CPU reference (...)").
+# "cudafilters path: CPU, optimized, avx2 (...)").
 grep -o "cudafilters path: .*" "$log" | sort -u | sed 's/^/demo: /'
 if grep -q "cudagray0.GstPad:src: caps = video/x-raw(memory:CUDAMemory)" "$log"; then
     echo "demo: frames stayed in CUDA memory between the filters"

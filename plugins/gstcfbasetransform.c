@@ -66,7 +66,7 @@ warn_no_gpu_once (GstCfBaseTransform * self)
 
   if (g_atomic_int_compare_and_exchange (&warned, 0, 1))
     GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
-        ("No usable CUDA GPU (%s): cudafilters elements run their CPU reference on system "
+        ("No usable CUDA GPU (%s): cudafilters elements run their CPU code on system "
             "memory; cudaupload and cudadownload pass buffers through.",
             gst_cf_no_gpu_reason ()), (NULL));
 }
@@ -442,8 +442,13 @@ report_path_once (GstCfBaseTransform * self)
     GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, (NULL),
         ("cudafilters path: GPU, CUDA device %d, %s", priv->device, memory));
   else
+    /* The process-wide level (cudafilters/cpu.h): the reference when
+     * forced (CF_CPU=reference), else the optimized code at that level
+     * (filters without SIMD code run their reference in slices of rows). */
     GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, (NULL),
-        ("cudafilters path: CPU reference (%s)",
+        ("cudafilters path: CPU, %s%s (%s)",
+            cf_cpu_get_level () == CF_CPU_REFERENCE ? "the reference" : "optimized, ",
+            cf_cpu_get_level () == CF_CPU_REFERENCE ? "" : cf_cpu_level_name (cf_cpu_get_level ()),
             priv->gpu_lost ? "the GPU is out of memory" : gst_cf_no_gpu_reason ()));
 }
 

@@ -42,7 +42,7 @@ detect_gpu (gpointer data)
     GST_INFO ("%d CUDA device(s) usable", count);
     return GINT_TO_POINTER (TRUE);
   }
-  GST_WARNING ("no usable CUDA GPU (%s): elements run the CPU reference on system memory",
+  GST_WARNING ("no usable CUDA GPU (%s): elements run their CPU code on system memory",
       no_gpu_reason);
   return GINT_TO_POINTER (FALSE);
 }
