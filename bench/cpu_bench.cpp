@@ -247,8 +247,19 @@ void blur_cases(const Options &o, const char *size, int w, int h, std::mt19937 &
 int main(int argc, char **argv)
 {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        std::string a = argv[i], v = argv[i + 1];
+    const char *usage = "usage: cf-cpu-bench [--threads 1,2,0] [--sizes 1080p,4k] "
+                        "[--sigmas 1,2,8,32] [--what gray,blur] [--min-time S]\n";
+    for (int i = 1; i < argc; i += 2) {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (i + 1 == argc) {
+            fprintf(stderr, "cf-cpu-bench: %s needs a value\n%s", argv[i], usage);
+            return 2;
+        }
+        std::string v = argv[i + 1];
         if (a == "--threads") {
             o.threads.clear();
             for (auto &t : split(v)) o.threads.push_back(atoi(t.c_str()));
@@ -262,8 +273,7 @@ int main(int argc, char **argv)
         } else if (a == "--min-time") {
             o.min_time = atof(v.c_str());
         } else {
-            fprintf(stderr, "usage: cf-cpu-bench [--threads 1,2,0] [--sizes 1080p,4k] "
-                            "[--sigmas 1,2,8,32] [--what gray,blur] [--min-time S]\n");
+            fprintf(stderr, "cf-cpu-bench: unknown option %s\n%s", argv[i], usage);
             return 2;
         }
     }
