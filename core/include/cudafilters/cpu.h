@@ -1,10 +1,11 @@
 /* cudafilters: the CPU backend's code paths and threads.
  *
  * Every filter has a CPU reference (plain C, the result every other path
- * must match bit for bit) and an optimized CPU version: SIMD code for the
- * instruction-set level picked at run time, run in slices of rows on the
- * process-wide thread pool. The optimized version is used by default; the
- * reference can be forced for comparisons, and tests force each level.
+ * must match bit for bit) and an optimized CPU version run in slices of
+ * rows on the process-wide thread pool: for gray and blur SIMD code for the
+ * instruction-set level picked at run time, for convert and scale (no SIMD
+ * yet) the reference's own rows. The optimized version is used by default;
+ * the reference can be forced for comparisons, and tests force each level.
  *
  * The level in effect starts as the best one the processor has, capped by
  * the environment variable CF_CPU when set (read once, at the first call

@@ -171,7 +171,8 @@ CF_API cf_status cf_filter_get_output_size(const cf_filter *filter, int width, i
 CF_API bool cf_filter_is_identity(const cf_filter *filter, cf_format input, cf_format output);
 
 /* Runs the filter from src into dst. Both frames must be in the same kind of
- * memory: host (either kind) runs the CPU reference synchronously, device
+ * memory: host (either kind) runs the CPU code synchronously (the optimized
+ * version, bit-identical to the reference; cudafilters/cpu.h), device
  * runs the CUDA kernels asynchronously on `stream` (finish with
  * cf_stream_synchronize or an event before reading dst). dst must have the
  * size of src (any size >= 1 for a CF_FILTER_RESIZES filter, which scales
