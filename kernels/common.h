@@ -11,4 +11,25 @@
 #define CF_HOSTDEV static inline
 #endif
 
+#include <stdint.h>
+
+/* One sample at p: a byte (bytes 1), or a little-endian 16-bit word
+ * shifted right by `shift` (P010's 10 bits sit in the high bits: 6). */
+CF_HOSTDEV int cf_sample_load(const uint8_t *p, int bytes, int shift)
+{
+    return bytes == 1 ? p[0] : (p[0] | p[1] << 8) >> shift;
+}
+
+/* Stores v (already in range) as cf_sample_load reads it. */
+CF_HOSTDEV void cf_sample_store(uint8_t *p, int bytes, int shift, int v)
+{
+    if (bytes == 1) {
+        p[0] = (uint8_t)v;
+    } else {
+        int w = v << shift;
+        p[0] = (uint8_t)(w & 0xff);
+        p[1] = (uint8_t)(w >> 8);
+    }
+}
+
 #endif

@@ -89,7 +89,7 @@ __global__ void convert_yuv_blocks(cf_convert_plan plan, cf_convert_planes in,
             for (int dx = 0; dx < 2; dx++) {
                 int x = 2 * i + dx, y = 2 * j + dy;
                 if (x < width && y < height)
-                    cf_cv_store(out.data[0] + (size_t)y * out.pitch[0] + (size_t)x * d.sample_bytes,
+                    cf_sample_store(out.data[0] + (size_t)y * out.pitch[0] + (size_t)x * d.sample_bytes,
                                 d.sample_bytes, d.shift, cf_cv_out_luma(&plan, &in, x, y));
             }
         int u, v;

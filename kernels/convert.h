@@ -95,22 +95,6 @@ typedef struct cf_convert_plan {
 
 /* ---- sample access ---- */
 
-CF_HOSTDEV int cf_cv_load(const uint8_t *p, int bytes, int shift)
-{
-    return bytes == 1 ? p[0] : (p[0] | p[1] << 8) >> shift;
-}
-
-CF_HOSTDEV void cf_cv_store(uint8_t *p, int bytes, int shift, int v)
-{
-    if (bytes == 1) {
-        p[0] = (uint8_t)v;
-    } else {
-        int w = v << shift;
-        p[0] = (uint8_t)(w & 0xff);
-        p[1] = (uint8_t)(w >> 8);
-    }
-}
-
 CF_HOSTDEV int cf_cv_clamp(int v, int hi)
 {
     return v < 0 ? 0 : v > hi ? hi : v;
@@ -132,7 +116,7 @@ CF_HOSTDEV int cf_cv_rescale(int v, int num, int den)
 /* Luma sample of a YUV frame at (x, y). */
 CF_HOSTDEV int cf_cv_luma(const cf_convert_layout *l, const cf_convert_planes *p, int x, int y)
 {
-    return cf_cv_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->sample_bytes,
+    return cf_sample_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->sample_bytes,
                       l->sample_bytes, l->shift);
 }
 
@@ -143,11 +127,11 @@ CF_HOSTDEV void cf_cv_chroma(const cf_convert_layout *l, const cf_convert_planes
     int sb = l->sample_bytes;
     if (l->semi_planar) {
         const uint8_t *q = p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * 2 * sb;
-        *u = cf_cv_load(q, sb, l->shift);
-        *v = cf_cv_load(q + sb, sb, l->shift);
+        *u = cf_sample_load(q, sb, l->shift);
+        *v = cf_sample_load(q + sb, sb, l->shift);
     } else {
-        *u = cf_cv_load(p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * sb, sb, l->shift);
-        *v = cf_cv_load(p->data[2] + (size_t)j * p->pitch[2] + (size_t)i * sb, sb, l->shift);
+        *u = cf_sample_load(p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * sb, sb, l->shift);
+        *v = cf_sample_load(p->data[2] + (size_t)j * p->pitch[2] + (size_t)i * sb, sb, l->shift);
     }
 }
 
@@ -157,11 +141,11 @@ CF_HOSTDEV void cf_cv_store_chroma(const cf_convert_layout *l, const cf_convert_
     int sb = l->sample_bytes;
     if (l->semi_planar) {
         uint8_t *q = p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * 2 * sb;
-        cf_cv_store(q, sb, l->shift, u);
-        cf_cv_store(q + sb, sb, l->shift, v);
+        cf_sample_store(q, sb, l->shift, u);
+        cf_sample_store(q + sb, sb, l->shift, v);
     } else {
-        cf_cv_store(p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * sb, sb, l->shift, u);
-        cf_cv_store(p->data[2] + (size_t)j * p->pitch[2] + (size_t)i * sb, sb, l->shift, v);
+        cf_sample_store(p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * sb, sb, l->shift, u);
+        cf_sample_store(p->data[2] + (size_t)j * p->pitch[2] + (size_t)i * sb, sb, l->shift, v);
     }
 }
 
@@ -221,7 +205,7 @@ CF_HOSTDEV void cf_cv_read_rgb(const cf_convert_plan *pl, const cf_convert_plane
     const cf_convert_layout *l = &pl->s;
     const uint8_t *q = p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->bpp;
     if (l->kind == CF_KIND_GRAY) {
-        int v = cf_cv_load(q, l->sample_bytes, 0);
+        int v = cf_sample_load(q, l->sample_bytes, 0);
         if (l->depth == 16)
             v = cf_cv_rescale(v, 1, 257);
         *r = *g = *b = v;
@@ -258,7 +242,7 @@ CF_HOSTDEV int cf_cv_pixel_gray(const cf_convert_plan *pl, const cf_convert_plan
         return cf_cv_rescale(v, dmax, pl->y_span);
     }
     if (l->kind == CF_KIND_GRAY) {
-        int v = cf_cv_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->bpp,
+        int v = cf_sample_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->bpp,
                            l->sample_bytes, 0);
         if (l->depth == pl->d.depth)
             return v;
@@ -297,7 +281,7 @@ CF_HOSTDEV int cf_cv_out_luma(const cf_convert_plan *pl, const cf_convert_planes
         return s->depth < pl->d.depth ? v << 2 : cf_cv_clamp((v + 2) >> 2, 255);
     }
     if (s->kind == CF_KIND_GRAY) {
-        int g = cf_cv_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * s->bpp,
+        int g = cf_sample_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * s->bpp,
                            s->sample_bytes, 0);
         return pl->y_lo + cf_cv_rescale(g, pl->y_span, (1 << s->depth) - 1);
     }
@@ -367,7 +351,7 @@ CF_HOSTDEV void cf_cv_out_pixel(const cf_convert_plan *pl, const cf_convert_plan
 {
     if (pl->d.kind == CF_KIND_GRAY) {
         uint8_t *q = out->data[0] + (size_t)y * out->pitch[0] + (size_t)x * pl->d.bpp;
-        cf_cv_store(q, pl->d.sample_bytes, 0, cf_cv_pixel_gray(pl, in, x, y));
+        cf_sample_store(q, pl->d.sample_bytes, 0, cf_cv_pixel_gray(pl, in, x, y));
         return;
     }
     int r, g, b, a;

@@ -31,7 +31,7 @@ void cf_convert_cpu_rows(const cf_convert_plan *plan, const cf_frame *src, cf_fr
     for (int j = r0; j < r1; j++) {
         for (int y = 2 * j; y < 2 * j + 2 && y < h; y++)
             for (int x = 0; x < w; x++)
-                cf_cv_store(out.data[0] + (size_t)y * out.pitch[0] + (size_t)x * d->sample_bytes,
+                cf_sample_store(out.data[0] + (size_t)y * out.pitch[0] + (size_t)x * d->sample_bytes,
                             d->sample_bytes, d->shift, cf_cv_out_luma(plan, &in, x, y));
         for (int i = 0; i < cw; i++) {
             int u, v;

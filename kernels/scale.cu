@@ -33,7 +33,7 @@ __global__ void scale_plane(cf_scale_plan plan, int p, const void *tables, const
         for (int c = 0; c < pp.cn; c++) {
             int v = Box ? cf_sc_box(&plan, &pp, src, src_pitch, x, y, c)
                         : cf_sc_sample(&plan, &pp, tables, src, src_pitch, x, y, c);
-            cf_sc_store(out + (size_t)c * pp.sample_bytes, pp.sample_bytes, pp.shift, v);
+            cf_sample_store(out + (size_t)c * pp.sample_bytes, pp.sample_bytes, pp.shift, v);
         }
     }
 }

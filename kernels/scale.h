@@ -77,22 +77,6 @@ typedef struct cf_scale_plan {
     unsigned long long id; /* unique per plan made, for the device copy */
 } cf_scale_plan;
 
-CF_HOSTDEV int cf_sc_load(const uint8_t *p, int bytes, int shift)
-{
-    return bytes == 1 ? p[0] : (p[0] | p[1] << 8) >> shift;
-}
-
-CF_HOSTDEV void cf_sc_store(uint8_t *p, int bytes, int shift, int v)
-{
-    if (bytes == 1) {
-        p[0] = (uint8_t)v;
-    } else {
-        int w = v << shift;
-        p[0] = (uint8_t)(w & 0xff);
-        p[1] = (uint8_t)(w >> 8);
-    }
-}
-
 /* Output sample (dx, dy), component c, of a plane through the tables. */
 CF_HOSTDEV int cf_sc_sample(const cf_scale_plan *pl, const cf_scale_plane *p, const void *tables,
                             const uint8_t *src, size_t pitch, int dx, int dy, int c)
@@ -110,7 +94,7 @@ CF_HOSTDEV int cf_sc_sample(const cf_scale_plan *pl, const cf_scale_plane *p, co
         const uint8_t *row = src + (size_t)yi[k] * pitch + (size_t)c * sb;
         int32_t s = 0;
         for (int i = 0; i < ax->taps; i++)
-            s += cf_sc_load(row + (size_t)xi[i] * step, sb, p->shift) * xw[i];
+            s += cf_sample_load(row + (size_t)xi[i] * step, sb, p->shift) * xw[i];
         h0 = k == 0 ? s : h0;
         h1 = k == 1 ? s : h1;
         acc += (int64_t)s * yw[k];
@@ -136,7 +120,7 @@ CF_HOSTDEV int cf_sc_box(const cf_scale_plan *pl, const cf_scale_plane *p, const
     uint64_t sum = 0;
     for (int j = 0; j < ky; j++)
         for (int i = 0; i < kx; i++)
-            sum += (uint64_t)cf_sc_load(base + (size_t)j * pitch + (size_t)i * step, sb, p->shift);
+            sum += (uint64_t)cf_sample_load(base + (size_t)j * pitch + (size_t)i * step, sb, p->shift);
     uint64_t area = (uint64_t)kx * (uint64_t)ky;
     return (int)((sum + area / 2) / area);
 }

@@ -24,7 +24,7 @@ void cf_scale_cpu_rows(const cf_scale_plan *plan, const cf_frame *src, cf_frame 
                                 ? cf_sc_box(plan, pp, src->data[p], src->pitch[p], x, y, c)
                                 : cf_sc_sample(plan, pp, plan->tables, src->data[p],
                                                src->pitch[p], x, y, c);
-                    cf_sc_store(row + (size_t)x * step + (size_t)c * pp->sample_bytes,
+                    cf_sample_store(row + (size_t)x * step + (size_t)c * pp->sample_bytes,
                                 pp->sample_bytes, pp->shift, v);
                 }
         }
