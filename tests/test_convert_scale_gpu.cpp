@@ -33,33 +33,7 @@ void compare(const std::string &text, cf_format fmt, int sw, int sh, std::mt1993
     SCOPED_TRACE(text + " " + cf_format_name(fmt) + " " + std::to_string(sw) + "x" +
                  std::to_string(sh) + " -> " + cf_format_name(out_fmt) + " " +
                  std::to_string(dw) + "x" + std::to_string(dh));
-    std::mt19937 data_rng(rng()), data_rng_copy = data_rng;
-    size_t align = rng() % 2 ? 16 : 1;
-    cftest::GuardedFrame host_src(fmt, sw, sh, CF_MEMORY_HOST, data_rng, align);
-    cftest::GuardedFrame dev_src(fmt, sw, sh, CF_MEMORY_DEVICE, data_rng_copy, align);
-    cftest::GuardedFrame host_dst(out_fmt, dw, dh, CF_MEMORY_HOST, rng, align);
-    cftest::GuardedFrame dev_dst(out_fmt, dw, dh, CF_MEMORY_DEVICE, rng, align);
-    ASSERT_EQ(host_src.pixels(0), dev_src.pixels(0));
-    CF_ASSERT_OK(cf_filter_run(f, host_src.frame(), host_dst.frame(), nullptr));
-    cf_stream stream = nullptr;
-    CF_ASSERT_OK(cf_stream_create(&stream));
-    CF_ASSERT_OK(cf_filter_run(f, dev_src.frame(), dev_dst.frame(), stream));
-    CF_ASSERT_OK(cf_stream_synchronize(stream));
-    cf_stream_destroy(&stream);
-    dev_dst.sync_to_host();
-    dev_src.sync_to_host();
-    const cf_format_info *info = cf_format_get_info(out_fmt);
-    for (int p = 0; p < info->n_planes; p++) {
-        auto a = host_dst.pixels(p), b = dev_dst.pixels(p);
-        ASSERT_EQ(a.size(), b.size());
-        size_t first = 0;
-        while (first < a.size() && a[first] == b[first]) first++;
-        EXPECT_EQ(first, a.size()) << "plane " << p << " differs first at byte " << first
-                                   << ": cpu " << int(a[first]) << " gpu " << int(b[first]);
-    }
-    EXPECT_EQ(dev_dst.damaged_guard_bytes(), 0u);
-    EXPECT_EQ(dev_src.damaged_guard_bytes(), 0u);
-    EXPECT_EQ(host_dst.damaged_guard_bytes(), 0u);
+    cftest::expect_cpu_gpu_equal(f, fmt, sw, sh, out_fmt, dw, dh, rng);
     cf_chain_free(&chain);
 }
 

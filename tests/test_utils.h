@@ -234,6 +234,47 @@ struct Chain {
     std::vector<cf_filter *> filters;
 };
 
+// Runs filter f from a sw x sh `fmt` frame into a dw x dh `out_fmt` one on
+// the CPU and on the GPU over the same random input, and compares every
+// output plane and every guard byte. Rows are 16-byte aligned or not at
+// random unless `align` (bytes) says. Needs a GPU (CF_REQUIRE_GPU first).
+inline void expect_cpu_gpu_equal(cf_filter *f, cf_format fmt, int sw, int sh, cf_format out_fmt,
+                                 int dw, int dh, std::mt19937 &rng, size_t align = 0)
+{
+    std::mt19937 data_rng(rng());
+    std::mt19937 data_rng_copy = data_rng;
+    if (align == 0)
+        align = rng() % 2 ? 16 : 1; // aligned rows take the vectorised paths
+    GuardedFrame host_src(fmt, sw, sh, CF_MEMORY_HOST, data_rng, align);
+    GuardedFrame dev_src(fmt, sw, sh, CF_MEMORY_DEVICE, data_rng_copy, align);
+    GuardedFrame host_dst(out_fmt, dw, dh, CF_MEMORY_HOST, rng, align);
+    GuardedFrame dev_dst(out_fmt, dw, dh, CF_MEMORY_DEVICE, rng, align);
+    // Same seed, same layout: the two sources hold the same pixels.
+    ASSERT_EQ(host_src.pixels(0), dev_src.pixels(0));
+
+    CF_ASSERT_OK(cf_filter_run(f, host_src.frame(), host_dst.frame(), nullptr));
+    cf_stream stream = nullptr;
+    CF_ASSERT_OK(cf_stream_create(&stream));
+    CF_ASSERT_OK(cf_filter_run(f, dev_src.frame(), dev_dst.frame(), stream));
+    CF_ASSERT_OK(cf_stream_synchronize(stream));
+    cf_stream_destroy(&stream);
+    dev_dst.sync_to_host();
+    dev_src.sync_to_host();
+
+    const cf_format_info *info = cf_format_get_info(out_fmt);
+    for (int p = 0; p < info->n_planes; p++) {
+        auto a = host_dst.pixels(p), b = dev_dst.pixels(p);
+        ASSERT_EQ(a.size(), b.size());
+        size_t first = 0;
+        while (first < a.size() && a[first] == b[first]) first++;
+        EXPECT_EQ(first, a.size()) << "plane " << p << " differs first at byte " << first
+                                   << ": cpu " << int(a[first]) << " gpu " << int(b[first]);
+    }
+    EXPECT_EQ(dev_dst.damaged_guard_bytes(), 0u);
+    EXPECT_EQ(dev_src.damaged_guard_bytes(), 0u);
+    EXPECT_EQ(host_dst.damaged_guard_bytes(), 0u);
+}
+
 // This process's resident set (VmRSS) in KiB, -1 if unknown.
 inline long rss_kib()
 {
