@@ -12,7 +12,7 @@
 #   cp build-gpu/tests/test-{kernels-gpu,convert-scale} $d/build/tests/
 #   cp build-gpu/plugins/libgstcudafilters.so $d/build/plugins/
 #   cp build-gpu/bench/cf-{convert-scale,decode}-bench $d/build/bench/
-#   cp bench/npp_convert_scale_peer.cu bench/convert-scale-gpu-host.sh $d/
+#   cp bench/npp_convert_scale_peer.cu bench/check.cuh bench/convert-scale-gpu-host.sh $d/
 #   cp -r tests/vectors $d/; cp -r .device/rt $d/        # bench/prepare-gpu-run.sh's bundle
 #   cp .device/data/city1080.mp4 $d/data/
 # and run there (device tool, carry .dev-20):  cd .dev-20 && bash convert-scale-gpu-host.sh

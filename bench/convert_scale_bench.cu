@@ -21,24 +21,7 @@
 extern "C" {
 #include "cudafilters/cudafilters.h"
 }
-
-#define CHECK(call)                                                                             \
-    do {                                                                                        \
-        cudaError_t e_ = (call);                                                                \
-        if (e_ != cudaSuccess) {                                                                \
-            std::fprintf(stderr, "%s: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__,   \
-                         __LINE__);                                                             \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
-#define CF_CHECK(call)                                                                          \
-    do {                                                                                        \
-        cf_status s_ = (call);                                                                  \
-        if (s_ != CF_OK) {                                                                      \
-            std::fprintf(stderr, "%s: %s\n", #call, cf_last_error());                           \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
+#include "check.cuh"
 
 namespace {
 

@@ -12,22 +12,7 @@
 #include <functional>
 #include <vector>
 
-#define CHECK(call)                                                                             \
-    do {                                                                                        \
-        cudaError_t e_ = (call);                                                                \
-        if (e_ != cudaSuccess) {                                                                \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                    \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
-#define NPP(call)                                                                               \
-    do {                                                                                        \
-        NppStatus s_ = (call);                                                                  \
-        if (s_ != NPP_SUCCESS) {                                                                \
-            std::fprintf(stderr, "%s: NPP status %d\n", #call, (int)s_);                        \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
+#include "check.cuh"
 
 static double median_ms(const std::function<void(int)> &fn)
 {

@@ -15,23 +15,7 @@
 #include <vector>
 
 #include "hold.cuh"
-
-#define CHECK(call)                                                                             \
-    do {                                                                                        \
-        cudaError_t e_ = (call);                                                                \
-        if (e_ != cudaSuccess) {                                                                \
-            std::fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                    \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
-#define NPP(call)                                                                               \
-    do {                                                                                        \
-        NppStatus s_ = (call);                                                                  \
-        if (s_ != NPP_SUCCESS) {                                                                \
-            std::fprintf(stderr, "%s: NPP status %d\n", #call, (int)s_);                        \
-            std::exit(1);                                                                       \
-        }                                                                                       \
-    } while (0)
+#include "check.cuh"
 
 static bench::StreamHold *g_hold; // null: --no-hold
 
