@@ -33,7 +33,17 @@ static inline vu32 h_sum(const uint32_t *c, int step, const uint32_t *w, int r)
     return acc;
 }
 
-static void h_line(const uint32_t *line, int n, int step, const uint32_t *w, int r, uint32_t *out)
+static inline void store16(uint16_t *out, vu32 t)
+{
+    cf_simd_st_u16(out, t, VL);
+}
+
+/* The rounded horizontal sums of n samples into out32, or, when out16 is
+ * not NULL, into 16-bit out16 (8-bit samples: they fit). Inlined into both
+ * callers with out16 known, so each keeps its own store. */
+static inline __attribute__((always_inline)) void
+h_line_into(const uint32_t *line, int n, int step, const uint32_t *w, int r, uint32_t *out32,
+            uint16_t *out16)
 {
     const uint32_t *c = line + (size_t)r * step;
     int s = 0;
@@ -47,11 +57,26 @@ static void h_line(const uint32_t *line, int n, int step, const uint32_t *w, int
             a += (cf_simd_ld(lo) + cf_simd_ld(hi)) * w[k];
             b += (cf_simd_ld(lo + VL) + cf_simd_ld(hi + VL)) * w[k];
         }
-        cf_simd_st(out + s, (a + 128) >> 8);
-        cf_simd_st(out + s + VL, (b + 128) >> 8);
+        if (out16) {
+            store16(out16 + s, (a + 128) >> 8);
+            store16(out16 + s + VL, (b + 128) >> 8);
+        } else {
+            cf_simd_st(out32 + s, (a + 128) >> 8);
+            cf_simd_st(out32 + s + VL, (b + 128) >> 8);
+        }
     }
-    for (; s < n; s += VL)
-        cf_simd_st(out + s, (h_sum(c + s, step, w, r) + 128) >> 8);
+    for (; s < n; s += VL) {
+        vu32 t = (h_sum(c + s, step, w, r) + 128) >> 8;
+        if (out16)
+            store16(out16 + s, t);
+        else
+            cf_simd_st(out32 + s, t);
+    }
+}
+
+static void h_line(const uint32_t *line, int n, int step, const uint32_t *w, int r, uint32_t *out)
+{
+    h_line_into(line, n, step, w, r, out, NULL);
 }
 
 static inline void store8(uint8_t *dst, vu32 q, int lanes)
@@ -59,30 +84,10 @@ static inline void store8(uint8_t *dst, vu32 q, int lanes)
     cf_simd_st_u8(dst, q, lanes);
 }
 
-static inline void store16(uint16_t *out, vu32 t)
-{
-    cf_simd_st_u16(out, t, VL);
-}
-
 static void h_line16(const uint32_t *line, int n, int step, const uint32_t *w, int r,
                      uint16_t *out)
 {
-    const uint32_t *c = line + (size_t)r * step;
-    int s = 0;
-    for (; s + 2 * VL <= n; s += 2 * VL) {
-        vu32 a = cf_simd_ld(c + s) * w[0], b = cf_simd_ld(c + s + VL) * w[0];
-        const uint32_t *lo = c + s, *hi = c + s;
-        for (int k = 1; k <= r; k++) {
-            lo -= step;
-            hi += step;
-            a += (cf_simd_ld(lo) + cf_simd_ld(hi)) * w[k];
-            b += (cf_simd_ld(lo + VL) + cf_simd_ld(hi + VL)) * w[k];
-        }
-        store16(out + s, (a + 128) >> 8);
-        store16(out + s + VL, (b + 128) >> 8);
-    }
-    for (; s < n; s += VL)
-        store16(out + s, (h_sum(c + s, step, w, r) + 128) >> 8);
+    h_line_into(line, n, step, w, r, NULL, out);
 }
 
 static inline vu32 ld16(const uint16_t *p)
