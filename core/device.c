@@ -115,26 +115,26 @@ cf_status cf_stream_synchronize(cf_stream stream)
     return CF_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-cf_status cf_event_create(cf_event *event)
+/* An event with `flags` into *event; `fn` names the caller in errors. */
+static cf_status create_event(cf_event *event, unsigned flags, const char *fn)
 {
     if (!event)
-        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_event_create: event is NULL");
+        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: event is NULL", fn);
     *event = NULL;
     cudaEvent_t e = NULL;
-    CF_TRY(CF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventBlockingSync | cudaEventDisableTiming)));
+    CF_TRY(CF_CUDA_CHECK(cudaEventCreateWithFlags(&e, flags)));
     *event = e;
     return CF_OK;
 }
 
+cf_status cf_event_create(cf_event *event)
+{
+    return create_event(event, cudaEventBlockingSync | cudaEventDisableTiming, "cf_event_create");
+}
+
 cf_status cf_event_create_ordering(cf_event *event)
 {
-    if (!event)
-        return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "cf_event_create_ordering: event is NULL");
-    *event = NULL;
-    cudaEvent_t e = NULL;
-    CF_TRY(CF_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)));
-    *event = e;
-    return CF_OK;
+    return create_event(event, cudaEventDisableTiming, "cf_event_create_ordering");
 }
 
 void cf_event_destroy(cf_event *event)
