@@ -438,18 +438,20 @@ report_path_once (GstCfBaseTransform * self)
   if (priv->path_reported)
     return;
   priv->path_reported = TRUE;
-  if (priv->context)
+  if (priv->context) {
     GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, (NULL),
         ("cudafilters path: GPU, CUDA device %d, %s", priv->device, memory));
-  else
+  } else {
     /* The process-wide level (cudafilters/cpu.h): the reference when
      * forced (CF_CPU=reference), else the optimized code at that level
      * (filters without SIMD code run their reference in slices of rows). */
+    cf_cpu_level level = cf_cpu_get_level ();
     GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, (NULL),
         ("cudafilters path: CPU, %s%s (%s)",
-            cf_cpu_get_level () == CF_CPU_REFERENCE ? "the reference" : "optimized, ",
-            cf_cpu_get_level () == CF_CPU_REFERENCE ? "" : cf_cpu_level_name (cf_cpu_get_level ()),
+            level == CF_CPU_REFERENCE ? "the reference" : "optimized, ",
+            level == CF_CPU_REFERENCE ? "" : cf_cpu_level_name (level),
             priv->gpu_lost ? "the GPU is out of memory" : gst_cf_no_gpu_reason ()));
+  }
 }
 
 /* Counts system-memory inputs on the GPU path by memory kind; the first
