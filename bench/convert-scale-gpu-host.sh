@@ -13,7 +13,9 @@
 #   cp build-gpu/plugins/libgstcudafilters.so $d/build/plugins/
 #   cp build-gpu/bench/cf-{convert-scale,decode}-bench $d/build/bench/
 #   cp bench/npp_convert_scale_peer.cu bench/check.cuh bench/convert-scale-gpu-host.sh $d/
-#   cp -r tests/vectors $d/; cp -r .device/rt $d/        # bench/prepare-gpu-run.sh's bundle
+#   cp -r .device/rt $d/        # bench/prepare-gpu-run.sh's bundle
+# (the test binaries find tests/vectors at their build-time source path,
+# /work/main/tests/vectors, which travels with the checkout)
 #   cp .device/data/city1080.mp4 $d/data/
 # and run there (device tool, carry .dev-20):  cd .dev-20 && bash convert-scale-gpu-host.sh
 set -u
@@ -28,7 +30,6 @@ g() { grep -E "^\[  (FAILED|PASSED|SKIPPED) |^\[==========\]|^\[       OK|Failur
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
 source $d/rt/env.sh
 export LD_LIBRARY_PATH=$d/build/core:$LD_LIBRARY_PATH
-mkdir -p /work/wt-20/tests && rm -rf /work/wt-20/tests/vectors && cp -r $d/vectors /work/wt-20/tests/
 # NPP peers compile while the tests run (one case a binary: a missing
 # function costs its row only).
 pids=""
