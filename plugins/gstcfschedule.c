@@ -37,9 +37,18 @@ struct _GstCfSchedule
   GstCfEvent *early_event;
   guint64 early_sequence;
   gboolean early_discont;
+  GQueue to_push;               /* GstBuffer *: early outputs the task pushes, oldest first
+                                 * (gst_cf_schedule_push_early_from_task) */
 
   GMutex lock;
   GCond cond;                   /* queue changed, push done, flushing */
+  GMutex consume;               /* held while taking records off the head:
+                                 * by the task, or by the streaming thread's
+                                 * release of finished early outputs */
+  gint64 last_submit;           /* g_get_monotonic_time() of the newest submit, us */
+  guint idle_waiters;           /* callers in wait_idle(): the task acts at once */
+  gboolean task_asleep;         /* the task waits for a record to be queued */
+  gboolean task_lingering;      /* the task leaves early outputs to the streaming thread */
   GQueue queue;                 /* GstCfRecord *, oldest first */
   GQueue spare;                 /* GstCfRecord * for reuse */
   gboolean pushing;             /* the task is pushing a record's buffer */
@@ -61,8 +70,10 @@ gst_cf_schedule_new (GstElement * element, GstPad * srcpad)
   sched->position = GST_CLOCK_TIME_NONE;
   g_mutex_init (&sched->lock);
   g_cond_init (&sched->cond);
+  g_mutex_init (&sched->consume);
   g_queue_init (&sched->queue);
   g_queue_init (&sched->spare);
+  g_queue_init (&sched->to_push);
   return sched;
 }
 
@@ -98,6 +109,7 @@ gst_cf_schedule_free (GstCfSchedule * sched)
     g_free (rec);
   }
   g_cond_clear (&sched->cond);
+  g_mutex_clear (&sched->consume);
   g_mutex_clear (&sched->lock);
   g_free (sched);
 }
@@ -157,6 +169,7 @@ drop_all (GstCfSchedule * sched)
   g_mutex_lock (&sched->lock);
   dropped = sched->queue;
   g_queue_init (&sched->queue);
+  g_queue_clear_full (&sched->to_push, (GDestroyNotify) gst_buffer_unref);
   g_mutex_unlock (&sched->lock);
   while ((rec = g_queue_pop_head (&dropped)))
     spare_record (sched, rec);
@@ -256,6 +269,14 @@ push_record (GstCfSchedule * sched, GstCfRecord * rec, GstFlowReturn stopped)
   return push_out (sched, out);
 }
 
+/* A record whose output left early (gst_cf_schedule_push_early): its work
+ * only holds the input now. */
+static gboolean
+left_early (const GstCfRecord * rec)
+{
+  return rec->scheduled && !rec->outbuf;
+}
+
 /* With the lock held: the newest record whose output left early (its work
  * then only holds the input), when the head is one too; else NULL. */
 static GstCfRecord *
@@ -263,48 +284,65 @@ newest_early (GstCfSchedule * sched)
 {
   GstCfRecord *head = g_queue_peek_head (&sched->queue), *tail = g_queue_peek_tail (&sched->queue);
 
-  return head && head->scheduled && !head->outbuf && tail->scheduled && !tail->outbuf
-      && tail->event ? tail : NULL;
+  return head && left_early (head) && left_early (tail) && tail->event ? tail : NULL;
 }
 
-static void
-task_loop (gpointer data)
-{
-  GstCfSchedule *sched = data;
-  GstCfRecord *rec, *newest;
-  GstFlowReturn ret, stopped;
-  cf_status status;
-  gchar *message = NULL;
-  guint64 sequence = 0;
-  gint taken;
+/* How long after the newest submit the task leaves the inputs of early
+ * outputs to the streaming thread, which lets them go at its next submit
+ * with a query that does not wait (release_finished). While frames keep
+ * coming, no thread then sleeps on the GPU for them: each host wait costs
+ * the waiter and the CUDA driver's interrupt thread tens of microseconds
+ * (bench/diag/evtcost.cu). Past it the stream is taken to have paused and
+ * the task waits for the work itself, so that an upstream pool waiting for
+ * its buffers gets them back within this time. */
+#define GST_CF_LINGER_US 2000
 
-  g_mutex_lock (&sched->lock);
-  while (g_queue_is_empty (&sched->queue) && !sched->flushing)
+/* With the lock held (the task): TRUE when the task has work now: a record
+ * whose output it pushes, a full queue, a caller in wait_idle(), flushing,
+ * or early outputs while no submit came for GST_CF_LINGER_US. Otherwise
+ * sleeps until a submit wakes it or the linger time is over, and returns
+ * FALSE (look again). */
+static gboolean
+task_has_work (GstCfSchedule * sched)
+{
+  GstCfRecord *head = g_queue_peek_head (&sched->queue);
+  gint64 deadline;
+
+  if (sched->flushing || !g_queue_is_empty (&sched->to_push))
+    return TRUE;
+  if (!head) {
+    sched->task_asleep = TRUE;
     g_cond_wait (&sched->cond, &sched->lock);
-  rec = sched->flushing ? NULL : g_queue_peek_head (&sched->queue);
-  newest = rec ? newest_early (sched) : NULL;
-  if (newest)
-    sequence = newest->sequence;
-  g_mutex_unlock (&sched->lock);
-  /* Outputs that left early wait for nothing here but the release of their
-   * inputs. One that is done goes at once; otherwise sleep until the newest
-   * one's work is done, after which the older ones are too (they end on the
-   * same stream, before it): one wake then lets several go, instead of one
-   * wake a frame. */
-  taken = rec ? finish_head (sched, rec, newest == NULL, &status, &message) : 0;
-  if (taken < 0) {
-    (void) gst_cf_event_wait (newest->event, sequence);
-    taken = finish_head (sched, rec, TRUE, &status, &message);
+    sched->task_asleep = FALSE;
+    return FALSE;
   }
-  if (!taken) {
-    GST_DEBUG_OBJECT (sched->element, "flushing: pausing the output task");
-    gst_pad_pause_task (sched->srcpad);
-    return;
-  }
+  if (!left_early (head) || !left_early (g_queue_peek_tail (&sched->queue))
+      || sched->idle_waiters > 0
+      || g_queue_get_length (&sched->queue) >= sched->depth)
+    return TRUE;
+  deadline = sched->last_submit + GST_CF_LINGER_US;
+  if (g_get_monotonic_time () >= deadline)
+    return TRUE;
+  sched->task_lingering = TRUE;
+  g_cond_wait_until (&sched->cond, &sched->lock, deadline);
+  sched->task_lingering = FALSE;
+  return FALSE;
+}
+
+/* With sched->consume held: takes the taken head record @rec off the queue,
+ * pushes its output (or reports its failure: @status, @message, freed) and
+ * keeps the record for reuse. @by_task: called by the task (else by the
+ * streaming thread, which then needs no wake for room in the queue). */
+static void
+retire_head (GstCfSchedule * sched, GstCfRecord * rec, cf_status status, gchar * message,
+    gboolean by_task)
+{
+  GstFlowReturn ret, stopped;
+  gboolean push = rec->outbuf != NULL;
 
   g_mutex_lock (&sched->lock);
   g_queue_pop_head (&sched->queue);
-  sched->pushing = TRUE;
+  sched->pushing = push;
   stopped = sched->srcresult;
   g_mutex_unlock (&sched->lock);
 
@@ -334,8 +372,118 @@ task_loop (gpointer data)
     if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && status == CF_OK)
       GST_ELEMENT_FLOW_ERROR (sched->element, ret);
   }
+  /* Waiters: the streaming thread for room, wait_idle() callers. */
+  if (by_task || sched->idle_waiters > 0)
+    g_cond_broadcast (&sched->cond);
+  g_mutex_unlock (&sched->lock);
+}
+
+/* Streaming thread, before each submit: lets go of the inputs of early
+ * outputs whose work is done, oldest first, asking without waiting. Skipped
+ * while the task is taking records. */
+static void
+release_finished (GstCfSchedule * sched)
+{
+  GstCfRecord *rec;
+  cf_status status;
+  gchar *message;
+
+  if (!g_mutex_trylock (&sched->consume))
+    return;
+  for (;;) {
+    g_mutex_lock (&sched->lock);
+    rec = sched->flushing ? NULL : g_queue_peek_head (&sched->queue);
+    g_mutex_unlock (&sched->lock);
+    message = NULL;
+    if (!rec || !left_early (rec) || finish_head (sched, rec, FALSE, &status, &message) != 1)
+      break;
+    retire_head (sched, rec, status, message, FALSE);
+  }
+  g_free (message);
+  g_mutex_unlock (&sched->consume);
+}
+
+/* With the lock held, which it lets go: pushes the oldest early output the
+ * streaming thread left to the task (no wait: it carries its pending meta),
+ * and records a flow that stops the stream as retire_head() does. */
+static void
+push_queued_early (GstCfSchedule * sched)
+{
+  GstBuffer *buf = g_queue_pop_head (&sched->to_push);
+  GstFlowReturn ret, stopped = sched->srcresult;
+
+  sched->pushing = TRUE;
+  g_mutex_unlock (&sched->lock);
+  if (stopped != GST_FLOW_OK) {
+    gst_buffer_unref (buf);
+    ret = stopped;
+  } else {
+    ret = push_out (sched, buf);
+  }
+  g_mutex_lock (&sched->lock);
+  sched->pushing = FALSE;
+  if (ret != GST_FLOW_OK && sched->srcresult == GST_FLOW_OK) {
+    sched->srcresult = ret;
+    sched->srcresult_told = FALSE;
+    GST_DEBUG_OBJECT (sched->element, "output stopped: %s", gst_flow_get_name (ret));
+    if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED)
+      GST_ELEMENT_FLOW_ERROR (sched->element, ret);
+  }
   g_cond_broadcast (&sched->cond);
   g_mutex_unlock (&sched->lock);
+}
+
+static void
+task_loop (gpointer data)
+{
+  GstCfSchedule *sched = data;
+  GstCfRecord *rec, *newest;
+  cf_status status;
+  gchar *message = NULL;
+  guint64 sequence = 0;
+  gint taken;
+
+  g_mutex_lock (&sched->lock);
+  if (!task_has_work (sched)) {
+    g_mutex_unlock (&sched->lock);
+    return;
+  }
+  if (!sched->flushing && !g_queue_is_empty (&sched->to_push)) {
+    push_queued_early (sched);
+    return;
+  }
+  g_mutex_unlock (&sched->lock);
+
+  g_mutex_lock (&sched->consume);
+  g_mutex_lock (&sched->lock);
+  rec = sched->flushing ? NULL : g_queue_peek_head (&sched->queue);
+  newest = rec ? newest_early (sched) : NULL;
+  if (newest)
+    sequence = newest->sequence;
+  g_mutex_unlock (&sched->lock);
+  if (!rec && !sched->flushing) {
+    /* The streaming thread let them go meanwhile. */
+    g_mutex_unlock (&sched->consume);
+    return;
+  }
+  /* Outputs that left early wait for nothing here but the release of their
+   * inputs. One that is done goes at once; otherwise sleep until the newest
+   * one's work is done, after which the older ones are too (they end on the
+   * same stream, before it): one wake then lets several go, instead of one
+   * wake a frame. */
+  taken = rec ? finish_head (sched, rec, newest == NULL, &status, &message) : 0;
+  if (taken < 0) {
+    (void) gst_cf_event_wait (newest->event, sequence);
+    taken = finish_head (sched, rec, TRUE, &status, &message);
+  }
+  if (!taken) {
+    g_mutex_unlock (&sched->consume);
+    GST_DEBUG_OBJECT (sched->element, "flushing: pausing the output task");
+    gst_pad_pause_task (sched->srcpad);
+    return;
+  }
+  retire_head (sched, rec, status, message, TRUE);
+  g_mutex_unlock (&sched->consume);
 }
 
 /* With the lock held: starts the task if it is not running. */
@@ -355,8 +503,11 @@ static GstFlowReturn
 wait_for_room (GstCfSchedule * sched)
 {
   while (!sched->flushing && sched->srcresult == GST_FLOW_OK
-      && g_queue_get_length (&sched->queue) >= sched->depth)
+      && g_queue_get_length (&sched->queue) >= sched->depth) {
+    if (sched->task_lingering)  /* full: it must wait for the GPU now */
+      g_cond_broadcast (&sched->cond);
     g_cond_wait (&sched->cond, &sched->lock);
+  }
   if (sched->flushing)
     return GST_FLOW_FLUSHING;
   sched->srcresult_told = TRUE;
@@ -391,6 +542,7 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
   guint64 sequence = 0;
   cf_status st;
 
+  release_finished (sched);
   g_mutex_lock (&sched->lock);
   ret = wait_for_room (sched);
   rec = take_record (sched);
@@ -441,7 +593,11 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
   if (ret == GST_FLOW_OK) {
     rec->scheduled = TRUE;
     g_queue_push_tail (&sched->queue, rec);
-    g_cond_broadcast (&sched->cond);
+    sched->last_submit = g_get_monotonic_time ();
+    /* An early output needs the task only when it sleeps without a
+     * deadline (task_has_work) or the queue is full: no wake a frame. */
+    if (!early || sched->task_asleep || g_queue_get_length (&sched->queue) >= sched->depth)
+      g_cond_broadcast (&sched->cond);
     rec = NULL;
   }
   g_mutex_unlock (&sched->lock);
@@ -465,21 +621,50 @@ note_flow (GstCfSchedule * sched, GstFlowReturn ret)
   g_mutex_unlock (&sched->lock);
 }
 
-GstFlowReturn
-gst_cf_schedule_push_early (GstCfSchedule * sched)
+/* The early output of the last submit, writable, with its DISCONT flag and
+ * its pending meta. */
+static GstBuffer *
+take_early (GstCfSchedule * sched)
 {
-  GstBuffer *buf = sched->early_buf;
-  GstFlowReturn ret;
+  GstBuffer *buf = gst_buffer_make_writable (sched->early_buf);
 
-  g_return_val_if_fail (buf != NULL, GST_FLOW_ERROR);
   sched->early_buf = NULL;
-  buf = gst_buffer_make_writable (buf);
   if (sched->early_discont)
     GST_BUFFER_FLAG_SET (buf, GST_BUFFER_FLAG_DISCONT);
   gst_cf_buffer_set_pending (buf, sched->early_event, sched->early_sequence);
   g_clear_pointer (&sched->early_event, gst_cf_event_unref);
-  ret = push_out (sched, buf);
+  return buf;
+}
+
+GstFlowReturn
+gst_cf_schedule_push_early (GstCfSchedule * sched)
+{
+  GstFlowReturn ret;
+
+  g_return_val_if_fail (sched->early_buf != NULL, GST_FLOW_ERROR);
+  ret = push_out (sched, take_early (sched));
   note_flow (sched, ret);
+  return ret;
+}
+
+GstFlowReturn
+gst_cf_schedule_push_early_from_task (GstCfSchedule * sched)
+{
+  GstBuffer *buf;
+  GstFlowReturn ret;
+
+  g_return_val_if_fail (sched->early_buf != NULL, GST_FLOW_ERROR);
+  buf = take_early (sched);
+  g_mutex_lock (&sched->lock);
+  ret = sched->flushing ? GST_FLOW_FLUSHING : sched->srcresult;
+  if (ret == GST_FLOW_OK) {
+    g_queue_push_tail (&sched->to_push, buf);
+    buf = NULL;
+    g_cond_broadcast (&sched->cond);
+  }
+  g_mutex_unlock (&sched->lock);
+  if (buf)
+    gst_buffer_unref (buf);
   return ret;
 }
 
@@ -497,7 +682,8 @@ gst_cf_schedule_push_ready (GstCfSchedule * sched, GstBuffer * buffer, gboolean 
     gst_buffer_unref (buffer);
     return ret;
   }
-  if (early || (g_queue_is_empty (&sched->queue) && !sched->pushing)) {
+  if (g_queue_is_empty (&sched->to_push) && !sched->pushing
+      && (early || g_queue_is_empty (&sched->queue))) {
     /* Nothing before it waits for the task (early: everything before left
      * at once): no thread change. The task cannot start pushing meanwhile,
      * since only this thread queues. */
@@ -522,8 +708,12 @@ gst_cf_schedule_wait_idle (GstCfSchedule * sched)
   GstFlowReturn ret;
 
   g_mutex_lock (&sched->lock);
-  while (!sched->flushing && (!g_queue_is_empty (&sched->queue) || sched->pushing))
+  sched->idle_waiters++;
+  g_cond_broadcast (&sched->cond);      /* a lingering task acts at once */
+  while (!sched->flushing && (!g_queue_is_empty (&sched->queue)
+          || !g_queue_is_empty (&sched->to_push) || sched->pushing))
     g_cond_wait (&sched->cond, &sched->lock);
+  sched->idle_waiters--;
   ret = sched->flushing ? GST_FLOW_FLUSHING : sched->srcresult;
   g_mutex_unlock (&sched->lock);
   return ret;
