@@ -515,11 +515,14 @@ gst_cf_base_transform_transform (GstBaseTransform * trans, GstBuffer * inbuf,
    * one of ours, gstcfpending.h); our output may leave before our own work
    * is done when downstream can wait for it on the GPU. */
   cf_event wait = priv->in_cuda ? gst_cf_buffer_pending_event (inbuf) : NULL;
-  /* An element that takes system memory (an upload) has its task push the
-   * output (gst_cf_schedule_push_early_from_task), so the source's thread
-   * does no more than the upload's submit, and the elements after it run
-   * in that task's thread. */
-  gboolean early = priv->downstream_waits;
+  /* Only between CUDA memory on both sides: an element that takes system
+   * memory (an upload) pushes from its own task once its copy is done, so
+   * the source's thread does no more than the upload's submit, and the
+   * elements after it run in that task's thread. (Pushing an upload's
+   * output from its task before the copy is done was tried: 84-88% of the
+   * pinned upload rate at 4K instead of 100%, bench/results/
+   * 2026-12-01-h200-s16-4-upload-early.log.) */
+  gboolean early = priv->downstream_waits && priv->in_cuda;
   GstFlowReturn ret;
 
   if (!gst_cf_frame_map (GST_ELEMENT (self), priv->context, &in_frame, inbuf, &priv->in_info,
@@ -567,10 +570,7 @@ gst_cf_base_transform_generate_output (GstBaseTransform * trans, GstBuffer ** ou
     /* The schedule holds its own reference. */
     gst_buffer_unref (*outbuf);
     *outbuf = NULL;
-    if (!priv->submitted_early)
-      return GST_FLOW_OK;
-    return priv->in_cuda ? gst_cf_schedule_push_early (priv->schedule)
-        : gst_cf_schedule_push_early_from_task (priv->schedule);
+    return priv->submitted_early ? gst_cf_schedule_push_early (priv->schedule) : GST_FLOW_OK;
   }
   /* Passthrough. An input from one of ours may carry pending work: fine
    * for a downstream that waits on the GPU, and for caps passthrough (the

@@ -48,7 +48,7 @@ void gst_cf_schedule_stop (GstCfSchedule * sched);
  *
  * @early (downstream reads GstCfPendingMeta, gstcfpending.h): @outbuf
  * leaves before its work is done, carrying the event of that work, pushed
- * by gst_cf_schedule_push_early() or _push_early_from_task(). The input
+ * by gst_cf_schedule_push_early(). The input
  * goes once the work is done: at a later submit, which asks the GPU
  * without waiting, or, when no submit comes for 2 ms, a queue is full or
  * wait_idle() is called, from the task, which then waits for it. So no
@@ -64,11 +64,6 @@ GstFlowReturn gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf,
  * the output (so it is writable): pushes it with its pending meta, from the
  * calling thread. */
 GstFlowReturn gst_cf_schedule_push_early (GstCfSchedule * sched);
-/* The same, but the task pushes it (soon, without waiting for its work),
- * so that the calling thread (a source's, for an upload) does no more than
- * the submit and the elements downstream run in the task's thread. Returns
- * the flow that stops the stream, or GST_FLOW_OK. */
-GstFlowReturn gst_cf_schedule_push_early_from_task (GstCfSchedule * sched);
 
 /* Pushes @buffer (taken) after everything queued before it, from the
  * calling thread when nothing is queued or when @early (outputs leave at
