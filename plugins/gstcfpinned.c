@@ -10,6 +10,7 @@
 #include <cudafilters/cudafilters.h>
 
 #include "gstcfpinned.h"
+#include "gstcflifopool.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_cf_debug);
 #define GST_CAT_DEFAULT gst_cf_debug
@@ -171,7 +172,7 @@ gst_cf_pinned_pool_new (GstCudaContext * context, GstCaps * caps, guint min, gui
 
   if (!gst_video_info_from_caps (&info, caps))
     return NULL;
-  pool = gst_video_buffer_pool_new ();
+  pool = gst_cf_lifo_video_pool_new ();
   allocator = gst_cf_pinned_allocator_new (context);
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, (guint) GST_VIDEO_INFO_SIZE (&info), min, max);

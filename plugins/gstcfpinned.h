@@ -27,7 +27,8 @@ GstAllocator *gst_cf_pinned_allocator_new (GstCudaContext * context);
 /* TRUE if @mem is pinned memory from gst_cf_pinned_allocator_new(). */
 gboolean gst_cf_is_pinned_memory (GstMemory * mem);
 
-/* A configured (not active) GstVideoBufferPool of pinned buffers for
+/* A configured (not active) GstVideoBufferPool of pinned buffers, handing
+ * out the one released last (gstcflifopool.h), for
  * @caps (system-memory video caps) with GstVideoMeta, @min..@max buffers
  * (0 = unlimited); *@size is the buffer size in bytes. NULL if the caps
  * are not video caps or the pool refuses the configuration. */
