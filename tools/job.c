@@ -215,11 +215,12 @@ static int join_encoder(state *s, bool drain)
 
 /* The CUDA pool NVENC gets our chain's output in. NULL when frames go to the
  * encoder in host memory: with no filters too, since NVENC holding decoded
- * frames could exhaust the decoder's fixed pool. */
+ * frames could exhaust the decoder's fixed pool, and when the steps run on
+ * the CPU (the tail alone, after a CPU decoder). */
 static AVBufferRef *nvenc_frames(state *s, const AVCodec *codec, cf_format final)
 {
     if (!s->job->gpu || !s->job->gpu->hw_device || !cli_encoder_takes_cuda(codec) ||
-        !cli_vf_active(&s->vf))
+        !cli_vf_active(&s->vf) || !s->vf.gpu)
         return NULL;
     if (final != CF_FORMAT_NV12 && final != CF_FORMAT_P010_10LE && final != CF_FORMAT_I420)
         return NULL;

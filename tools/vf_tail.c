@@ -43,6 +43,9 @@ cf_format cli_vf_tail_target(const AVCodec *codec, cf_format from)
 
 int cli_vf_set_tail(cli_vf *vf, cf_format to, cli_err *err)
 {
+    /* The scheduler runs the tail it had: it goes first (cli_vf_start
+     * makes the next one). */
+    cf_scheduler_destroy(&vf->sched);
     cf_filter_free(&vf->tail);
     if (to == CF_FORMAT_UNKNOWN)
         return 0;

@@ -35,9 +35,11 @@ cf_format cli_vf_tail_target(const AVCodec *codec, cf_format from);
  * with no --vf: call cli_vf_plan() first) to `to`, replacing any tail
  * there was; CF_FORMAT_UNKNOWN removes it. The tail's colour and range are
  * the stream's (cli_vf_apply_stream: a YUV output made from RGB or gray is
- * limited range, as libswscale makes it). Takes effect at the next
- * cli_vf_start(). Returns 0, or a negative AVERROR with err set (out of
- * memory, or a pair cli_vf_tail_covers() refuses). */
+ * limited range, as libswscale makes it). Destroys the scheduler, which
+ * may run the old tail (call with no frames in flight); the next
+ * cli_vf_start() makes one with the new steps. Returns 0, or a negative
+ * AVERROR with err set (out of memory, or a pair cli_vf_tail_covers()
+ * refuses). */
 int cli_vf_set_tail(cli_vf *vf, cf_format to, cli_err *err);
 
 #endif
