@@ -179,6 +179,16 @@ class Exactness(Case):
         self.assertEqual(s["converters"]["encoder_input"], "none")
         self.assertEqual(frame_hashes(tail), frame_hashes(explicit))
 
+    def test_convertscale_equals_scale_then_convert(self):
+        fused, chain = self.out("fused.mkv"), self.out("chain.mkv")
+        s = self.transcode("street.mp4", fused, "--codec", "ffv1", "--device", "cpu", "--vf",
+                           "convertscale=w=80:h=44:method=area:format=rgb")
+        self.assertEqual(s["formats"], "I420 > convertscale > RGB")
+        self.assertEqual(stream_of(fused, "video")[0]["width"], 80)
+        self.transcode("street.mp4", chain, "--codec", "ffv1", "--device", "cpu", "--vf",
+                       "scale=w=80:h=44:method=area,convert=format=rgb")
+        self.assertEqual(frame_hashes(fused), frame_hashes(chain))
+
     def test_yuv_repack_is_lossless(self):
         # yuv420p -> nv12 moves samples only: equal to FFmpeg's own repack.
         dst = self.out("nv12.nut")
