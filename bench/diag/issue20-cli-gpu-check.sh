@@ -8,7 +8,8 @@
 # equals the CPU path's bit for bit.
 #
 # Needs: $D with build/{core,tests,plugins,tools} from a CUDA build of this
-# branch, the GStreamer/FFmpeg runtime bundle already sourced (or
+# branch (build/bench/cf-convert-scale-bench too, if there, times the one
+# pass against scale then convert), the GStreamer/FFmpeg runtime bundle already sourced (or
 # $D/rt/env.sh), and $D/data/city1080.mp4. Usage: D=... bash issue20-cli-gpu-check.sh
 set -u
 : "${D:?set D to the folder with build/ and data/}"
@@ -57,6 +58,13 @@ echo "GPU: formats='$(field fused formats)' conversions='$(field fused conversio
 [ "$(field fused converters.encoder_input)" = convert-gpu ] || { echo "FAIL: not convert-gpu"; fail=1; }
 if cmp -s "$W/fused.yuv" "$W/fused-cpu.yuv"; then echo "GPU output equals the CPU output bit for bit"
 else echo "FAIL: GPU and CPU outputs differ"; fail=1; fi
+
+if [ -x "$D/build/bench/cf-convert-scale-bench" ]; then
+    step "convertscale one pass against scale then convert, 4K -> 1080p (ms)"
+    timeout 20 "$D/build/bench/cf-convert-scale-bench" --only "convertscale" --reps 5 || fail=1
+else
+    echo; echo "(no build/bench/cf-convert-scale-bench in \$D: one pass against two not timed)"
+fi
 
 rm -rf "$W"
 echo; echo "=== $([ $fail = 0 ] && echo ALL OK || echo SOME FAILED) (${SECONDS} s) ==="
