@@ -1,16 +1,18 @@
 #!/bin/bash
 # Issue 20 on the GPU host, under a minute: the GPU variants of the new
-# tests (convertscale's one-pass kernels against its CPU version,
-# cfconvertscale on CUDA memory, the CLI planner's NVDEC case), then the
-# tool on a 1080p H.264 file through NVDEC, showing that the planner's
+# gtests (convertscale's one-pass kernels against its CPU version,
+# cfconvertscale on CUDA memory), then the tool on a 1080p H.264 file
+# through NVDEC (what tests/test_cli_convert.py's NVDEC case checks, without
+# needing the ffmpeg command), showing that the planner's
 # conversion to the encoder's format ran as our convert on the GPU
 # (--json converters.encoder_input == "convert-gpu") and that the result
 # equals the CPU path's bit for bit.
 #
 # Needs: $D with build/{core,tests,plugins,tools} from a CUDA build of this
 # branch (build/bench/cf-convert-scale-bench too, if there, times the one
-# pass against scale then convert), the GStreamer/FFmpeg runtime bundle already sourced (or
-# $D/rt/env.sh), and $D/data/city1080.mp4. Usage: D=... bash issue20-cli-gpu-check.sh
+# pass against scale then convert), the GStreamer/FFmpeg runtime bundle
+# already sourced (or $D/rt/env.sh), python3, and $D/data/city1080.mp4.
+# Usage: D=... bash issue20-cli-gpu-check.sh
 set -u
 : "${D:?set D to the folder with build/ and data/}"
 [ -f "$D/rt/env.sh" ] && source "$D/rt/env.sh"
