@@ -4,9 +4,10 @@
 // than the L2 (every frame comes from device memory); each sample times 10
 // runs queued back to back between two events; median of --reps samples
 // after 5 warm-up runs. Rates count the bytes read and written once: the
-// input frame plus the output frame.
+// input frame plus the output frame. convertscale (one pass) is timed
+// beside scale then convert through an intermediate frame (two passes).
 //
-//   cf-convert-scale-bench [--reps N]
+//   cf-convert-scale-bench [--reps N] [--only TEXT]   (TEXT: cases whose label has it)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@ extern "C" {
 namespace {
 
 int g_reps = 30;
+const char *g_only = nullptr; // --only: run the cases whose label contains it
 const size_t kWorkingSet = 512ull << 20;
 
 size_t frame_bytes(cf_format f, int w, int h)
@@ -97,6 +99,8 @@ void row(const std::string &label, double ms, size_t bytes)
 // from the filter).
 void filter_case(const std::string &label, const char *chain_text, cf_format in, int w, int h)
 {
+    if (g_only && label.find(g_only) == std::string::npos)
+        return;
     cf_chain *chain = cf_chain_parse(chain_text);
     if (!chain) {
         std::fprintf(stderr, "%s: %s\n", chain_text, cf_last_error());
@@ -121,6 +125,42 @@ void filter_case(const std::string &label, const char *chain_text, cf_format in,
     cf_chain_free(&chain);
 }
 
+// Times `scale` (w x h `in` to its size) then `convert` through an
+// intermediate device frame: what convertscale saves a trip through memory
+// against. Bytes counted as for one pass (input plus final output).
+void two_pass_case(const std::string &label, const char *scale_text, const char *convert_text,
+                   cf_format in, int w, int h)
+{
+    if (g_only && label.find(g_only) == std::string::npos)
+        return;
+    cf_chain *sc = cf_chain_parse(scale_text), *cv = cf_chain_parse(convert_text);
+    if (!sc || !cv) {
+        std::fprintf(stderr, "%s / %s: %s\n", scale_text, convert_text, cf_last_error());
+        std::exit(1);
+    }
+    cf_format out;
+    int ow = 0, oh = 0;
+    CF_CHECK(cf_filter_get_output_format(cf_chain_get(cv, 0), in, &out));
+    CF_CHECK(cf_filter_get_output_size(cf_chain_get(sc, 0), w, h, &ow, &oh));
+    std::vector<cf_frame> src = random_frames(in, w, h);
+    cf_frame mid[2], dst[2];
+    for (auto &m : mid) CF_CHECK(cf_frame_alloc(&m, in, ow, oh, CF_MEMORY_DEVICE));
+    for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, out, ow, oh, CF_MEMORY_DEVICE));
+    double ms = median_ms([&](int i) {
+        CF_CHECK(cf_filter_run(cf_chain_get(sc, 0), &src[i % src.size()], &mid[i % 2], nullptr));
+        CF_CHECK(cf_filter_run(cf_chain_get(cv, 0), &mid[i % 2], &dst[i % 2], nullptr));
+    });
+    CHECK(cudaDeviceSynchronize());
+    row(label, ms, frame_bytes(in, w, h) + frame_bytes(out, ow, oh));
+    for (auto &s : src) cf_frame_free(&s);
+    for (int i = 0; i < 2; i++) {
+        cf_frame_free(&mid[i]);
+        cf_frame_free(&dst[i]);
+    }
+    cf_chain_free(&sc);
+    cf_chain_free(&cv);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -128,8 +168,10 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) {
             g_reps = std::atoi(argv[++i]);
+        } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
+            g_only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: cf-convert-scale-bench [--reps N]\n");
+            std::fprintf(stderr, "usage: cf-convert-scale-bench [--reps N] [--only TEXT]\n");
             return 2;
         }
     }
@@ -186,5 +228,21 @@ int main(int argc, char **argv)
                 CF_FORMAT_RGBA, w, h);
     filter_case("scale RGBA 1080p -> 4K bilinear", "scale=w=3840:h=2160:method=bilinear",
                 CF_FORMAT_RGBA, 1920, 1080);
+    struct Fused {
+        const char *what, *method;
+        cf_format in;
+        const char *format;
+    } fused[] = { { "NV12 4K -> RGBA 1080p", "bilinear", CF_FORMAT_NV12, "rgba" },
+                  { "NV12 4K -> RGBA 1080p", "area", CF_FORMAT_NV12, "rgba" },
+                  { "RGBA 4K -> NV12 1080p", "area", CF_FORMAT_RGBA, "nv12" } };
+    for (const Fused &c : fused) {
+        std::string scale = std::string("w=1920:h=1080:method=") + c.method;
+        std::string convert = std::string("format=") + c.format + ":matrix=bt709";
+        filter_case(std::string("convertscale ") + c.what + " " + c.method + " (one pass)",
+                    ("convertscale=" + scale + ":" + convert).c_str(), c.in, w, h);
+        two_pass_case(std::string("convertscale ") + c.what + " " + c.method +
+                          " as scale, convert (two passes)",
+                      ("scale=" + scale).c_str(), ("convert=" + convert).c_str(), c.in, w, h);
+    }
     return 0;
 }

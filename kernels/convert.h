@@ -38,7 +38,12 @@
  * GRAY -> YUV compresses it into the range with neutral chroma.
  * YUV -> YUV keeps the matrix and range and changes layout and depth
  * (limited: shift by 2 bits, rounding half up; full: scale by
- * (2^D - 1) / (2^S - 1), rounding half up). */
+ * (2^D - 1) / (2^S - 1), rounding half up).
+ *
+ * Every input sample is read through cf_cv_in(): from memory, or, in a
+ * file that defines CF_CONVERT_SCALED_SOURCE before including this header
+ * (convert_scale.h), as the scale's output sample at that position, so the
+ * same functions convert a scaled image without storing it. */
 #ifndef CUDAFILTERS_KERNELS_CONVERT_H
 #define CUDAFILTERS_KERNELS_CONVERT_H
 
@@ -48,8 +53,31 @@
 #include "common.h"
 #include "cudafilters/frame.h"
 #include "internal.h"
+#ifdef CF_CONVERT_SCALED_SOURCE
+#include "scale.h"
+#endif
 
 #define CF_CONVERT_SHIFT 14
+
+/* convert's parameters, in the order of its values (see
+ * cf_convert_filter_plan). */
+#define CF_CONVERT_PARAM_DESCS                                                                  \
+    { "format", "Output format: the command line makes exactly this one when given; "         \
+      "GStreamer prefers it and takes the negotiated one", "", CF_PARAM_ENUM, 0, 11, 0,       \
+      cf_convert_format_choices, CF_PARAM_ROLE_OUTPUT_FORMAT },                                \
+    { "matrix", "YUV matrix of the YUV side: bt601, bt709 or bt2020. GStreamer elements take " \
+      "it from the caps, the command line from the decoder", "", CF_PARAM_ENUM, 0, 2,          \
+      CF_MATRIX_BT601, cf_convert_matrix_choices, CF_PARAM_ROLE_COLOR_MATRIX },                \
+    { "range", "Quantisation range of the YUV side: limited (16-235) or full", "",             \
+      CF_PARAM_ENUM, 0, 1, CF_RANGE_LIMITED, cf_convert_range_choices,                         \
+      CF_PARAM_ROLE_COLOR_RANGE },                                                             \
+    { "chroma-site", "4:2:0 chroma siting: left (MPEG-2, H.264) or center (JPEG)", "",         \
+      CF_PARAM_ENUM, 0, 1, CF_SITE_LEFT, cf_convert_site_choices, CF_PARAM_ROLE_CHROMA_SITE }, \
+    { "chroma-filter", "4:2:0 chroma resampling: linear, or nearest (top-left sample, as "     \
+      "OpenCV cvtColor)", "", CF_PARAM_ENUM, 0, 1, CF_CHROMA_LINEAR,                           \
+      cf_convert_filter_choices, CF_PARAM_ROLE_NONE },                                         \
+    { "alpha", "Alpha of the output: -1 keeps the input's (255 where it has none), 0 to 255 "  \
+      "fills", "", CF_PARAM_INT, -1, 255, -1, NULL, CF_PARAM_ROLE_NONE }
 
 typedef enum cf_convert_kind { CF_KIND_RGB, CF_KIND_GRAY, CF_KIND_YUV } cf_convert_kind;
 typedef enum cf_convert_matrix { CF_MATRIX_BT601, CF_MATRIX_BT709, CF_MATRIX_BT2020 } cf_convert_matrix;
@@ -73,7 +101,18 @@ typedef struct cf_convert_layout {
 typedef struct cf_convert_planes {
     uint8_t *data[3];
     size_t pitch[3];
+    /* A scaled source only (CF_CONVERT_SCALED_SOURCE): the cf_scale_plan
+     * and its tables, in the memory of the code that reads them; else NULL. */
+    const void *scale, *tables;
 } cf_convert_planes;
+
+/* Internal linkage under nvcc too: convert_scale.cu compiles these same
+ * functions over a scaled source, and the two sets must stay apart. */
+#ifdef __CUDACC__
+#define CF_CV_FN static CF_HOSTDEV
+#else
+#define CF_CV_FN CF_HOSTDEV
+#endif
 
 typedef struct cf_convert_plan {
     cf_convert_layout s, d;
@@ -95,47 +134,71 @@ typedef struct cf_convert_plan {
 
 /* ---- sample access ---- */
 
-CF_HOSTDEV int cf_cv_clamp(int v, int hi)
+CF_CV_FN int cf_cv_clamp(int v, int hi)
 {
     return v < 0 ? 0 : v > hi ? hi : v;
 }
 
 /* Rounds a Qn fixed-point value to nearest (half up) and clamps to [0, hi]. */
-CF_HOSTDEV int cf_cv_round(int64_t v, int n, int hi)
+CF_CV_FN int cf_cv_round(int64_t v, int n, int hi)
 {
     int64_t r = (v + ((int64_t)1 << (n - 1))) >> n;
     return r < 0 ? 0 : r > hi ? hi : (int)r;
 }
 
 /* round(v * num / den) for v, num >= 0, den > 0 (half up). */
-CF_HOSTDEV int cf_cv_rescale(int v, int num, int den)
+CF_CV_FN int cf_cv_rescale(int v, int num, int den)
 {
     return (int)(((int64_t)v * num * 2 + den) / (2 * (int64_t)den));
 }
 
-/* Luma sample of a YUV frame at (x, y). */
-CF_HOSTDEV int cf_cv_luma(const cf_convert_layout *l, const cf_convert_planes *p, int x, int y)
+#ifdef CF_CONVERT_SCALED_SOURCE
+/* Sample `byte / sb` of pixel (x, y) of plane `plane` of the scaled image:
+ * the scale's output sample there (scale.h), computed from the source. */
+CF_CV_FN int cf_cv_in(const cf_convert_planes *p, int plane, int x, int y, int step, int byte,
+                      int sb, int shift)
 {
-    return cf_sample_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->sample_bytes,
-                      l->sample_bytes, l->shift);
+    (void)step;
+    (void)shift; /* the scale's plane has both */
+    const cf_scale_plan *sp = (const cf_scale_plan *)p->scale;
+    const cf_scale_plane *pp = &sp->planes[plane];
+    int c = byte / sb;
+    return sp->box[pp->klass]
+               ? cf_sc_box(sp, pp, p->data[plane], p->pitch[plane], x, y, c)
+               : cf_sc_sample(sp, pp, p->tables, p->data[plane], p->pitch[plane], x, y, c);
+}
+#else
+/* Sample of pixel (x, y) of plane `plane`: `step` bytes a pixel, at byte
+ * `byte` of it, `sb` bytes, shifted right by `shift` (cf_sample_load). */
+CF_CV_FN int cf_cv_in(const cf_convert_planes *p, int plane, int x, int y, int step, int byte,
+                      int sb, int shift)
+{
+    return cf_sample_load(p->data[plane] + (size_t)y * p->pitch[plane] + (size_t)x * step + byte,
+                          sb, shift);
+}
+#endif
+
+/* Luma sample of a YUV frame at (x, y). */
+CF_CV_FN int cf_cv_luma(const cf_convert_layout *l, const cf_convert_planes *p, int x, int y)
+{
+    return cf_cv_in(p, 0, x, y, l->sample_bytes, 0, l->sample_bytes, l->shift);
 }
 
 /* Chroma sample (U, V) at chroma position (i, j) of a YUV frame. */
-CF_HOSTDEV void cf_cv_chroma(const cf_convert_layout *l, const cf_convert_planes *p, int i, int j,
+CF_CV_FN void cf_cv_chroma(const cf_convert_layout *l, const cf_convert_planes *p, int i, int j,
                              int *u, int *v)
 {
     int sb = l->sample_bytes;
     if (l->semi_planar) {
-        const uint8_t *q = p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * 2 * sb;
-        *u = cf_sample_load(q, sb, l->shift);
-        *v = cf_sample_load(q + sb, sb, l->shift);
+        *u = cf_cv_in(p, 1, i, j, 2 * sb, 0, sb, l->shift);
+        *v = cf_cv_in(p, 1, i, j, 2 * sb, sb, sb, l->shift);
     } else {
-        *u = cf_sample_load(p->data[1] + (size_t)j * p->pitch[1] + (size_t)i * sb, sb, l->shift);
-        *v = cf_sample_load(p->data[2] + (size_t)j * p->pitch[2] + (size_t)i * sb, sb, l->shift);
+        *u = cf_cv_in(p, 1, i, j, sb, 0, sb, l->shift);
+        *v = cf_cv_in(p, 2, i, j, sb, 0, sb, l->shift);
     }
 }
 
-CF_HOSTDEV void cf_cv_store_chroma(const cf_convert_layout *l, const cf_convert_planes *p, int i,
+CF_CV_FN void cf_cv_store_chroma(const cf_convert_layout *l, const cf_convert_planes *p, int i,
                                    int j, int u, int v)
 {
     int sb = l->sample_bytes;
@@ -152,7 +215,7 @@ CF_HOSTDEV void cf_cv_store_chroma(const cf_convert_layout *l, const cf_convert_
 /* One axis of 4:2:0 -> full upsampling at luma coordinate x: chroma index
  * i0 and the weight (of 4) of i0 + 1, the rest going to i0. Left siting
  * puts sample i at luma 2i (horizontal MPEG-2), centre at 2i + 1/2. */
-CF_HOSTDEV void cf_cv_up_taps(int x, bool centre, int *i0, int *f)
+CF_CV_FN void cf_cv_up_taps(int x, bool centre, int *i0, int *f)
 {
     int t = centre ? 2 * x - 1 : 2 * x; /* position in quarters of a chroma sample */
     *i0 = t >> 2;                       /* floor, also for t = -1 */
@@ -161,7 +224,7 @@ CF_HOSTDEV void cf_cv_up_taps(int x, bool centre, int *i0, int *f)
 
 /* Sum of 16 x (U, V) around luma (x, y) (cw x ch chroma samples), per the
  * plan's siting and filter. */
-CF_HOSTDEV void cf_cv_chroma_at(const cf_convert_plan *pl, const cf_convert_planes *p, int x,
+CF_CV_FN void cf_cv_chroma_at(const cf_convert_plan *pl, const cf_convert_planes *p, int x,
                                 int y, int cw, int ch, int *u16, int *v16)
 {
     if (pl->filter == CF_CHROMA_NEAREST) {
@@ -187,7 +250,7 @@ CF_HOSTDEV void cf_cv_chroma_at(const cf_convert_plan *pl, const cf_convert_plan
 }
 
 /* RGB of a YUV pixel from its luma and 16 x its chroma. */
-CF_HOSTDEV void cf_cv_yuv_to_rgb(const cf_convert_plan *pl, int yv, int u16, int v16, int *r,
+CF_CV_FN void cf_cv_yuv_to_rgb(const cf_convert_plan *pl, int yv, int u16, int v16, int *r,
                                  int *g, int *b)
 {
     int64_t yy = (int64_t)pl->cy * (yv - pl->y_lo) * 16;
@@ -199,27 +262,26 @@ CF_HOSTDEV void cf_cv_yuv_to_rgb(const cf_convert_plan *pl, int yv, int u16, int
 }
 
 /* The pixel (x, y) of an RGB or GRAY input as 8-bit R, G, B and alpha. */
-CF_HOSTDEV void cf_cv_read_rgb(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y,
+CF_CV_FN void cf_cv_read_rgb(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y,
                                int *r, int *g, int *b, int *a)
 {
     const cf_convert_layout *l = &pl->s;
-    const uint8_t *q = p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->bpp;
     if (l->kind == CF_KIND_GRAY) {
-        int v = cf_sample_load(q, l->sample_bytes, 0);
+        int v = cf_cv_in(p, 0, x, y, l->bpp, 0, l->sample_bytes, 0);
         if (l->depth == 16)
             v = cf_cv_rescale(v, 1, 257);
         *r = *g = *b = v;
         *a = 255;
         return;
     }
-    *r = q[l->r];
-    *g = q[l->g];
-    *b = q[l->b];
-    *a = l->a >= 0 ? q[l->a] : 255;
+    *r = cf_cv_in(p, 0, x, y, l->bpp, l->r, 1, 0);
+    *g = cf_cv_in(p, 0, x, y, l->bpp, l->g, 1, 0);
+    *b = cf_cv_in(p, 0, x, y, l->bpp, l->b, 1, 0);
+    *a = l->a >= 0 ? cf_cv_in(p, 0, x, y, l->bpp, l->a, 1, 0) : 255;
 }
 
 /* The pixel (x, y) of any input as 8-bit RGBA (cw, ch: its chroma size). */
-CF_HOSTDEV void cf_cv_pixel_rgb(const cf_convert_plan *pl, const cf_convert_planes *p, int x,
+CF_CV_FN void cf_cv_pixel_rgb(const cf_convert_plan *pl, const cf_convert_planes *p, int x,
                                 int y, int cw, int ch, int *r, int *g, int *b, int *a)
 {
     if (pl->s.kind != CF_KIND_YUV) {
@@ -233,7 +295,7 @@ CF_HOSTDEV void cf_cv_pixel_rgb(const cf_convert_plan *pl, const cf_convert_plan
 }
 
 /* Gray of an input pixel at the output's depth (8 or 16). */
-CF_HOSTDEV int cf_cv_pixel_gray(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y)
+CF_CV_FN int cf_cv_pixel_gray(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y)
 {
     const cf_convert_layout *l = &pl->s;
     int dmax = pl->d.depth == 16 ? 65535 : 255;
@@ -242,21 +304,21 @@ CF_HOSTDEV int cf_cv_pixel_gray(const cf_convert_plan *pl, const cf_convert_plan
         return cf_cv_rescale(v, dmax, pl->y_span);
     }
     if (l->kind == CF_KIND_GRAY) {
-        int v = cf_sample_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->bpp,
-                           l->sample_bytes, 0);
+        int v = cf_cv_in(p, 0, x, y, l->bpp, 0, l->sample_bytes, 0);
         if (l->depth == pl->d.depth)
             return v;
         return l->depth == 16 ? cf_cv_rescale(v, 1, 257) : v * 257;
     }
-    const uint8_t *q = p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * l->bpp;
-    int32_t s = q[l->r] * pl->lr + q[l->g] * pl->lg + q[l->b] * pl->lb;
+    int32_t s = cf_cv_in(p, 0, x, y, l->bpp, l->r, 1, 0) * pl->lr +
+                cf_cv_in(p, 0, x, y, l->bpp, l->g, 1, 0) * pl->lg +
+                cf_cv_in(p, 0, x, y, l->bpp, l->b, 1, 0) * pl->lb;
     if (pl->d.depth == 16)
         return (int)(((int64_t)s * 257 + (1 << 14)) >> 15);
     return (s + (1 << 14)) >> 15;
 }
 
 /* Writes 8-bit RGB(A) to an RGB output pixel. */
-CF_HOSTDEV void cf_cv_write_rgb(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y,
+CF_CV_FN void cf_cv_write_rgb(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y,
                                 int r, int g, int b, int a)
 {
     const cf_convert_layout *l = &pl->d;
@@ -269,7 +331,7 @@ CF_HOSTDEV void cf_cv_write_rgb(const cf_convert_plan *pl, const cf_convert_plan
 }
 
 /* Luma of a YUV output at (x, y). */
-CF_HOSTDEV int cf_cv_out_luma(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y)
+CF_CV_FN int cf_cv_out_luma(const cf_convert_plan *pl, const cf_convert_planes *p, int x, int y)
 {
     const cf_convert_layout *s = &pl->s;
     if (s->kind == CF_KIND_YUV) {
@@ -281,8 +343,7 @@ CF_HOSTDEV int cf_cv_out_luma(const cf_convert_plan *pl, const cf_convert_planes
         return s->depth < pl->d.depth ? v << 2 : cf_cv_clamp((v + 2) >> 2, 255);
     }
     if (s->kind == CF_KIND_GRAY) {
-        int g = cf_sample_load(p->data[0] + (size_t)y * p->pitch[0] + (size_t)x * s->bpp,
-                           s->sample_bytes, 0);
+        int g = cf_cv_in(p, 0, x, y, s->bpp, 0, s->sample_bytes, 0);
         return pl->y_lo + cf_cv_rescale(g, pl->y_span, (1 << s->depth) - 1);
     }
     int r, g, b, a;
@@ -294,7 +355,7 @@ CF_HOSTDEV int cf_cv_out_luma(const cf_convert_plan *pl, const cf_convert_planes
 
 /* Chroma (U, V) of a 4:2:0 output at chroma position (i, j) of an input of
  * width x height pixels (cw, ch: the input's chroma size when it is YUV). */
-CF_HOSTDEV void cf_cv_out_chroma(const cf_convert_plan *pl, const cf_convert_planes *p, int i,
+CF_CV_FN void cf_cv_out_chroma(const cf_convert_plan *pl, const cf_convert_planes *p, int i,
                                  int j, int width, int height, int *u, int *v)
 {
     const cf_convert_layout *s = &pl->s;
@@ -346,7 +407,7 @@ CF_HOSTDEV void cf_cv_out_chroma(const cf_convert_plan *pl, const cf_convert_pla
 }
 
 /* One output pixel (x, y) of an RGB or GRAY output. */
-CF_HOSTDEV void cf_cv_out_pixel(const cf_convert_plan *pl, const cf_convert_planes *in,
+CF_CV_FN void cf_cv_out_pixel(const cf_convert_plan *pl, const cf_convert_planes *in,
                                 const cf_convert_planes *out, int x, int y, int cw, int ch)
 {
     if (pl->d.kind == CF_KIND_GRAY) {
@@ -357,6 +418,34 @@ CF_HOSTDEV void cf_cv_out_pixel(const cf_convert_plan *pl, const cf_convert_plan
     int r, g, b, a;
     cf_cv_pixel_rgb(pl, in, x, y, cw, ch, &r, &g, &b, &a);
     cf_cv_write_rgb(pl, out, x, y, r, g, b, a);
+}
+
+/* Output rows [r0, r1) of the row list (cf_convert_rows) of an input of
+ * w x h pixels: RGB and GRAY outputs pixel rows, 4:2:0 outputs rows of
+ * chroma samples, each with its two luma rows first. */
+CF_CV_FN void cf_cv_rows(const cf_convert_plan *plan, const cf_convert_planes *in,
+                         const cf_convert_planes *out, int w, int h, int r0, int r1)
+{
+    int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    if (plan->d.kind != CF_KIND_YUV) {
+        for (int y = r0; y < r1; y++)
+            for (int x = 0; x < w; x++)
+                cf_cv_out_pixel(plan, in, out, x, y, cw, ch);
+        return;
+    }
+    const cf_convert_layout *d = &plan->d;
+    for (int j = r0; j < r1; j++) {
+        for (int y = 2 * j; y < 2 * j + 2 && y < h; y++)
+            for (int x = 0; x < w; x++)
+                cf_sample_store(out->data[0] + (size_t)y * out->pitch[0] +
+                                    (size_t)x * d->sample_bytes,
+                                d->sample_bytes, d->shift, cf_cv_out_luma(plan, in, x, y));
+        for (int i = 0; i < cw; i++) {
+            int u, v;
+            cf_cv_out_chroma(plan, in, i, j, w, h, &u, &v);
+            cf_cv_store_chroma(d, out, i, j, u, v);
+        }
+    }
 }
 
 #ifdef __cplusplus
@@ -377,6 +466,21 @@ void cf_convert_cpu_rows(const cf_convert_plan *plan, const cf_frame *src, cf_fr
                          int r1);
 cf_status cf_convert_cuda(const cf_convert_plan *plan, const cf_frame *src, cf_frame *dst,
                           cf_stream stream);
+
+/* The descriptor's pieces (convert_filter.c), also for a filter that
+ * converts and does more (convert_scale_filter.c): its parameters as an
+ * initializer list (values[0 .. CF_CONVERT_N_PARAMS-1] in this order), the
+ * output formats for `input` (the `format` choice first, then every
+ * other), the formats it takes and makes, and the plan for src -> dst
+ * from those values. */
+#define CF_CONVERT_N_PARAMS 6
+#define CF_CONVERT_N_FORMATS 12
+extern const cf_format cf_convert_formats[CF_CONVERT_N_FORMATS]; /* in and out, in this order */
+extern const char *const cf_convert_format_choices[], *const cf_convert_matrix_choices[],
+    *const cf_convert_range_choices[], *const cf_convert_site_choices[],
+    *const cf_convert_filter_choices[];
+int cf_convert_filter_output_formats(const double *values, cf_format input, cf_format *out);
+cf_convert_plan cf_convert_filter_plan(const double *values, cf_format src, cf_format dst);
 #ifdef __cplusplus
 }
 #endif

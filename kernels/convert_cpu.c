@@ -5,7 +5,7 @@
 
 cf_convert_planes cf_convert_planes_of(const cf_frame *f)
 {
-    cf_convert_planes p = { { NULL, NULL, NULL }, { 0, 0, 0 } };
+    cf_convert_planes p = { { NULL, NULL, NULL }, { 0, 0, 0 }, NULL, NULL };
     const cf_format_info *info = cf_format_get_info(f->format);
     for (int i = 0; i < info->n_planes && i < 3; i++) {
         p.data[i] = f->data[i];
@@ -19,26 +19,7 @@ void cf_convert_cpu_rows(const cf_convert_plan *plan, const cf_frame *src, cf_fr
                          int r1)
 {
     cf_convert_planes in = cf_convert_planes_of(src), out = cf_convert_planes_of(dst);
-    int w = src->width, h = src->height;
-    int cw = (w + 1) / 2, ch = (h + 1) / 2;
-    if (plan->d.kind != CF_KIND_YUV) {
-        for (int y = r0; y < r1; y++)
-            for (int x = 0; x < w; x++)
-                cf_cv_out_pixel(plan, &in, &out, x, y, cw, ch);
-        return;
-    }
-    const cf_convert_layout *d = &plan->d;
-    for (int j = r0; j < r1; j++) {
-        for (int y = 2 * j; y < 2 * j + 2 && y < h; y++)
-            for (int x = 0; x < w; x++)
-                cf_sample_store(out.data[0] + (size_t)y * out.pitch[0] + (size_t)x * d->sample_bytes,
-                            d->sample_bytes, d->shift, cf_cv_out_luma(plan, &in, x, y));
-        for (int i = 0; i < cw; i++) {
-            int u, v;
-            cf_cv_out_chroma(plan, &in, i, j, w, h, &u, &v);
-            cf_cv_store_chroma(d, &out, i, j, u, v);
-        }
-    }
+    cf_cv_rows(plan, &in, &out, src->width, src->height, r0, r1);
 }
 
 int cf_convert_rows(const cf_convert_plan *plan, int height)

@@ -8,42 +8,23 @@
 enum { PARAM_FORMAT, PARAM_MATRIX, PARAM_RANGE, PARAM_SITE, PARAM_FILTER, PARAM_ALPHA };
 
 /* The `format` choices, in the order of convert_formats. */
-static const char *const format_choices[] = { "rgba", "bgra", "rgbx", "bgrx", "rgb", "bgr",
-                                              "gray8", "gray16", "nv12", "i420", "p010",
-                                              "i420_10", NULL };
-static const cf_format convert_formats[] = {
+const char *const cf_convert_format_choices[] = { "rgba", "bgra", "rgbx", "bgrx", "rgb", "bgr",
+                                                  "gray8", "gray16", "nv12", "i420", "p010",
+                                                  "i420_10", NULL };
+const cf_format cf_convert_formats[CF_CONVERT_N_FORMATS] = {
     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,      CF_FORMAT_RGBX, CF_FORMAT_BGRX,
     CF_FORMAT_RGB,       CF_FORMAT_BGR,       CF_FORMAT_GRAY8, CF_FORMAT_GRAY16_LE,
     CF_FORMAT_NV12,      CF_FORMAT_I420,      CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE,
 };
-#define N_FORMATS ((int)(sizeof convert_formats / sizeof convert_formats[0]))
+#define convert_formats cf_convert_formats
+#define N_FORMATS CF_CONVERT_N_FORMATS
 
-static const char *const matrix_choices[] = { "bt601", "bt709", "bt2020", NULL };
-static const char *const range_choices[] = { "limited", "full", NULL };
-static const char *const site_choices[] = { "left", "center", NULL };
-static const char *const filter_choices[] = { "linear", "nearest", NULL };
+const char *const cf_convert_matrix_choices[] = { "bt601", "bt709", "bt2020", NULL };
+const char *const cf_convert_range_choices[] = { "limited", "full", NULL };
+const char *const cf_convert_site_choices[] = { "left", "center", NULL };
+const char *const cf_convert_filter_choices[] = { "linear", "nearest", NULL };
 
-static const cf_param_desc convert_params[] = {
-    [PARAM_FORMAT] = { "format", "Output format: the command line makes exactly this one when "
-                       "given; GStreamer prefers it and takes the negotiated one", "",
-                       CF_PARAM_ENUM, 0, N_FORMATS - 1, 0, format_choices,
-                       CF_PARAM_ROLE_OUTPUT_FORMAT },
-    [PARAM_MATRIX] = { "matrix", "YUV matrix of the YUV side: bt601, bt709 or bt2020. GStreamer "
-                       "elements take it from the caps, the command line from the decoder",
-                       "", CF_PARAM_ENUM, 0, 2, CF_MATRIX_BT601, matrix_choices,
-                       CF_PARAM_ROLE_COLOR_MATRIX },
-    [PARAM_RANGE] = { "range", "Quantisation range of the YUV side: limited (16-235) or full",
-                      "", CF_PARAM_ENUM, 0, 1, CF_RANGE_LIMITED, range_choices,
-                      CF_PARAM_ROLE_COLOR_RANGE },
-    [PARAM_SITE] = { "chroma-site", "4:2:0 chroma siting: left (MPEG-2, H.264) or center (JPEG)",
-                     "", CF_PARAM_ENUM, 0, 1, CF_SITE_LEFT, site_choices,
-                     CF_PARAM_ROLE_CHROMA_SITE },
-    [PARAM_FILTER] = { "chroma-filter", "4:2:0 chroma resampling: linear, or nearest (top-left "
-                       "sample, as OpenCV cvtColor)", "", CF_PARAM_ENUM, 0, 1, CF_CHROMA_LINEAR,
-                       filter_choices },
-    [PARAM_ALPHA] = { "alpha", "Alpha of the output: -1 keeps the input's (255 where it has none), "
-                      "0 to 255 fills", "", CF_PARAM_INT, -1, 255, -1, NULL },
-};
+static const cf_param_desc convert_params[] = { CF_CONVERT_PARAM_DESCS };
 
 static cf_format format_param(const double *values)
 {
@@ -51,7 +32,7 @@ static cf_format format_param(const double *values)
 }
 
 /* The chosen format first, then every other one. */
-static int convert_output_formats(const double *values, cf_format input, cf_format *out)
+int cf_convert_filter_output_formats(const double *values, cf_format input, cf_format *out)
 {
     (void)input;
     int n = 0;
@@ -125,12 +106,17 @@ cf_convert_plan cf_convert_make_plan(cf_format src, cf_format dst, int matrix, i
     return p;
 }
 
+cf_convert_plan cf_convert_filter_plan(const double *values, cf_format src, cf_format dst)
+{
+    return cf_convert_make_plan(src, dst, (int)values[PARAM_MATRIX], (int)values[PARAM_RANGE],
+                                (int)values[PARAM_SITE], (int)values[PARAM_FILTER],
+                                (int)values[PARAM_ALPHA]);
+}
+
 static cf_status convert_make_plan(const double *values, const cf_frame *src, const cf_frame *dst,
                                    void *plan)
 {
-    *(cf_convert_plan *)plan = cf_convert_make_plan(
-        src->format, dst->format, (int)values[PARAM_MATRIX], (int)values[PARAM_RANGE],
-        (int)values[PARAM_SITE], (int)values[PARAM_FILTER], (int)values[PARAM_ALPHA]);
+    *(cf_convert_plan *)plan = cf_convert_filter_plan(values, src->format, dst->format);
     return CF_OK;
 }
 
@@ -161,7 +147,7 @@ static cf_status convert_run_cuda(const void *plan, const cf_frame *src, cf_fram
 #endif
 
 static const struct cf_filter_impl convert_impl = {
-    .output_formats = convert_output_formats,
+    .output_formats = cf_convert_filter_output_formats,
     .is_identity = convert_is_identity,
     .plan_size = sizeof(cf_convert_plan),
     .make_plan = convert_make_plan,

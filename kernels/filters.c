@@ -3,12 +3,14 @@
  * command line and the C API pick it up from this table. */
 #include "internal.h"
 
-extern const cf_filter_desc cf_filter_gray, cf_filter_blur, cf_filter_convert, cf_filter_scale;
+extern const cf_filter_desc cf_filter_gray, cf_filter_blur, cf_filter_convert, cf_filter_scale,
+    cf_filter_convert_scale;
 
 const cf_filter_desc *const cf_filter_table[] = {
     &cf_filter_gray,
     &cf_filter_blur,
     &cf_filter_convert,
     &cf_filter_scale,
+    &cf_filter_convert_scale,
 };
 const int cf_filter_table_size = (int)(sizeof cf_filter_table / sizeof cf_filter_table[0]);

@@ -40,24 +40,33 @@ __global__ void scale_plane(cf_scale_plan plan, int p, const void *tables, const
 
 } // namespace
 
+extern "C" cf_status cf_scale_cuda_tables(const cf_scale_plan *plan, cf_scratch *scratch,
+                                          cf_stream stream, const void **tables)
+{
+    void *block = NULL;
+    CF_TRY(cf_scratch_reserve(scratch, plan->table_bytes, CF_MEMORY_DEVICE, &block));
+    if (scratch->tag != plan->id) {
+        /* Pageable source: the runtime has staged it when this returns. */
+        CF_TRY(CF_CUDA_CHECK(cudaMemcpyAsync(block, plan->tables, plan->table_bytes,
+                                             cudaMemcpyHostToDevice, (cudaStream_t)stream)));
+        scratch->tag = plan->id;
+    }
+    *tables = block;
+    return CF_OK;
+}
+
 extern "C" cf_status cf_scale_cuda(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst,
                                    cf_stream stream, cf_scratch *scratch)
 {
     cudaStream_t s = (cudaStream_t)stream;
-    void *tables = NULL;
-    CF_TRY(cf_scratch_reserve(scratch, plan->table_bytes, CF_MEMORY_DEVICE, &tables));
-    if (scratch->tag != plan->id) {
-        /* Pageable source: the runtime has staged it when this returns. */
-        CF_TRY(CF_CUDA_CHECK(cudaMemcpyAsync(tables, plan->tables, plan->table_bytes,
-                                             cudaMemcpyHostToDevice, s)));
-        scratch->tag = plan->id;
-    }
+    const void *tables = NULL;
+    CF_TRY(cf_scale_cuda_tables(plan, scratch, stream, &tables));
     for (int p = 0; p < plan->n_planes; p++) {
         const cf_scale_plane &pp = plan->planes[p];
         dim3 grid((unsigned)((pp.dw + kThreads - 1) / kThreads), grid_rows(pp.dh));
         auto kernel = plan->box[pp.klass] ? scale_plane<true> : scale_plane<false>;
         CF_TRY(CF_CUDA_CHECK(cf_launch(kernel, grid, dim3(kThreads), 0, s, *plan, p,
-                                       (const void *)tables, (const uint8_t *)src->data[p],
+                                       tables, (const uint8_t *)src->data[p],
                                        src->pitch[p], dst->data[p], dst->pitch[p])));
     }
     return CF_OK;

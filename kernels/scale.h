@@ -38,6 +38,25 @@
 #define CF_SCALE_BITS 11
 #define CF_SCALE_MAX_SIZE 32768 /* largest output width or height */
 
+/* scale's parameters, in the order of its values (see
+ * cf_scale_filter_make_plan). */
+#define CF_SCALE_PARAM_DESCS                                                                   \
+    { "w", "Output width; 0: the input's, or kept in proportion when h is set", "pixels",     \
+      CF_PARAM_INT, 0, CF_SCALE_MAX_SIZE, 0, NULL, CF_PARAM_ROLE_NONE },                       \
+    { "h", "Output height; 0: the input's, or kept in proportion when w is set", "pixels",    \
+      CF_PARAM_INT, 0, CF_SCALE_MAX_SIZE, 0, NULL, CF_PARAM_ROLE_NONE },                       \
+    { "method", "Interpolation: nearest, bilinear, bicubic, area (box mean when shrinking) "   \
+      "or lanczos, as OpenCV resize's INTER_*", "", CF_PARAM_ENUM, 0, 4, CF_SCALE_BILINEAR,    \
+      cf_scale_method_choices, CF_PARAM_ROLE_NONE },                                           \
+    { "crop-x", "Left edge of the input region scaled", "pixels", CF_PARAM_INT, 0,            \
+      CF_SCALE_MAX_SIZE, 0, NULL, CF_PARAM_ROLE_NONE },                                        \
+    { "crop-y", "Top edge of the input region scaled", "pixels", CF_PARAM_INT, 0,             \
+      CF_SCALE_MAX_SIZE, 0, NULL, CF_PARAM_ROLE_NONE },                                        \
+    { "crop-w", "Width of the input region; 0: to the right edge", "pixels", CF_PARAM_INT, 0, \
+      CF_SCALE_MAX_SIZE, 0, NULL, CF_PARAM_ROLE_NONE },                                        \
+    { "crop-h", "Height of the input region; 0: to the bottom edge", "pixels", CF_PARAM_INT,  \
+      0, CF_SCALE_MAX_SIZE, 0, NULL, CF_PARAM_ROLE_NONE }
+
 typedef enum cf_scale_method {
     CF_SCALE_NEAREST,
     CF_SCALE_BILINEAR,
@@ -145,6 +164,21 @@ void cf_scale_cpu_rows(const cf_scale_plan *plan, const cf_frame *src, cf_frame 
                        int r1);
 cf_status cf_scale_cuda(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst,
                         cf_stream stream, cf_scratch *scratch);
+/* Copies the plan's tables into the device scratch when it does not hold
+ * them yet (its tag is the plan's id); *tables: their device address. */
+cf_status cf_scale_cuda_tables(const cf_scale_plan *plan, cf_scratch *scratch, cf_stream stream,
+                               const void **tables);
+
+/* The descriptor's pieces (scale_filter.c), also for a filter that scales
+ * and does more (convert_scale_filter.c): its parameters as an initializer
+ * list (values[0 .. CF_SCALE_N_PARAMS-1] in this order), the output size it
+ * proposes for a width x height input, and the plan for src -> dst (dst's
+ * size; the format is src's) with the crop checked. */
+#define CF_SCALE_N_PARAMS 7
+extern const char *const cf_scale_method_choices[];
+void cf_scale_filter_output_size(const double *v, int width, int height, int *ow, int *oh);
+cf_status cf_scale_filter_make_plan(const double *v, const cf_frame *src, const cf_frame *dst,
+                                    void *plan);
 #ifdef __cplusplus
 }
 #endif

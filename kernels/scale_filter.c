@@ -7,26 +7,10 @@
 
 enum { PARAM_W, PARAM_H, PARAM_METHOD, PARAM_CROP_X, PARAM_CROP_Y, PARAM_CROP_W, PARAM_CROP_H };
 
-static const char *const method_choices[] = { "nearest", "bilinear", "bicubic", "area", "lanczos",
-                                              NULL };
+const char *const cf_scale_method_choices[] = { "nearest", "bilinear", "bicubic", "area",
+                                                "lanczos", NULL };
 
-static const cf_param_desc scale_params[] = {
-    [PARAM_W] = { "w", "Output width; 0: the input's, or kept in proportion when h is set",
-                  "pixels", CF_PARAM_INT, 0, CF_SCALE_MAX_SIZE, 0, NULL },
-    [PARAM_H] = { "h", "Output height; 0: the input's, or kept in proportion when w is set",
-                  "pixels", CF_PARAM_INT, 0, CF_SCALE_MAX_SIZE, 0, NULL },
-    [PARAM_METHOD] = { "method", "Interpolation: nearest, bilinear, bicubic, area (box mean "
-                       "when shrinking) or lanczos, as OpenCV resize's INTER_*", "",
-                       CF_PARAM_ENUM, 0, 4, CF_SCALE_BILINEAR, method_choices },
-    [PARAM_CROP_X] = { "crop-x", "Left edge of the input region scaled", "pixels", CF_PARAM_INT,
-                       0, CF_SCALE_MAX_SIZE, 0, NULL },
-    [PARAM_CROP_Y] = { "crop-y", "Top edge of the input region scaled", "pixels", CF_PARAM_INT,
-                       0, CF_SCALE_MAX_SIZE, 0, NULL },
-    [PARAM_CROP_W] = { "crop-w", "Width of the input region; 0: to the right edge", "pixels",
-                       CF_PARAM_INT, 0, CF_SCALE_MAX_SIZE, 0, NULL },
-    [PARAM_CROP_H] = { "crop-h", "Height of the input region; 0: to the bottom edge", "pixels",
-                       CF_PARAM_INT, 0, CF_SCALE_MAX_SIZE, 0, NULL },
-};
+static const cf_param_desc scale_params[] = { CF_SCALE_PARAM_DESCS };
 
 static const cf_format scale_formats[] = {
     CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,      CF_FORMAT_RGBX,
@@ -52,7 +36,7 @@ static void crop_size(const double *v, int width, int height, int *cw, int *ch)
     *ch = *ch < 1 ? 1 : *ch;
 }
 
-static void scale_output_size(const double *v, int width, int height, int *ow, int *oh)
+void cf_scale_filter_output_size(const double *v, int width, int height, int *ow, int *oh)
 {
     int cw, ch;
     crop_size(v, width, height, &cw, &ch);
@@ -67,8 +51,8 @@ static void scale_output_size(const double *v, int width, int height, int *ow, i
     *oh = h < 1 ? 1 : h;
 }
 
-static cf_status scale_make_plan(const double *v, const cf_frame *src, const cf_frame *dst,
-                                 void *plan)
+cf_status cf_scale_filter_make_plan(const double *v, const cf_frame *src, const cf_frame *dst,
+                                    void *plan)
 {
     int x = (int)v[PARAM_CROP_X], y = (int)v[PARAM_CROP_Y];
     int cw = v[PARAM_CROP_W] > 0 ? (int)v[PARAM_CROP_W] : src->width - x;
@@ -122,9 +106,9 @@ static cf_status scale_run_cuda(const void *plan, const cf_frame *src, cf_frame 
 
 static const struct cf_filter_impl scale_impl = {
     .output_formats = scale_output_formats,
-    .output_size = scale_output_size,
+    .output_size = cf_scale_filter_output_size,
     .plan_size = sizeof(cf_scale_plan),
-    .make_plan = scale_make_plan,
+    .make_plan = cf_scale_filter_make_plan,
     .free_plan = scale_free_plan,
     .run_cpu = scale_run_cpu,
     .run_cuda = SCALE_RUN_CUDA,

@@ -139,3 +139,39 @@ TEST(GpuConvertScale, CompactSweepForSanitizers)
     compare("convert=format=nv12:matrix=bt709", CF_FORMAT_RGBA, 1920, 1080, rng);
     compare("scale=w=960:h=540:method=area", CF_FORMAT_NV12, 1920, 1080, rng);
 }
+
+// convertscale's one-pass kernels against its CPU version, which runs the
+// same arithmetic and equals scale then convert (test_convert_scale_fused.cpp).
+TEST(GpuConvertScaleFused, EveryFormatPairRandomSizesMethodsAndParameters)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(2021);
+    const char *methods[] = { "nearest", "bilinear", "bicubic", "area", "lanczos" };
+    for (int a = 0; a < 12; a++)
+        for (int b = 0; b < 12; b++) {
+            Size s = { pick(rng, 1, 200), pick(rng, 1, 100) };
+            std::string text = std::string("convertscale=format=") + kChoice[b] +
+                               ":method=" + methods[rng() % 5] +
+                               ":w=" + std::to_string(pick(rng, 1, 150)) +
+                               ":h=" + std::to_string(pick(rng, 1, 80)) +
+                               (rng() % 2 ? ":chroma-site=center" : "") +
+                               (rng() % 2 ? ":range=full" : "") +
+                               (rng() % 3 == 0 && s.w > 2 && s.h > 2 ? ":crop-x=1:crop-y=1" : "");
+            compare(text, kAll[a], s.w, s.h, rng);
+        }
+}
+
+// The element's hot shapes: 4K NV12 to 1080p RGBA and back, 1x1 and odd.
+TEST(GpuConvertScaleFused, VideoShapes)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(3840);
+    for (const char *m : { "bilinear", "area" }) {
+        compare(std::string("convertscale=w=1920:h=1080:format=rgba:matrix=bt709:method=") + m,
+                CF_FORMAT_NV12, 3840, 2160, rng);
+        compare(std::string("convertscale=w=1280:h=720:format=nv12:matrix=bt709:method=") + m,
+                CF_FORMAT_RGBA, 1920, 1080, rng);
+    }
+    compare("convertscale=w=5:h=3:format=i420", CF_FORMAT_RGB, 1, 1, rng);
+    compare("convertscale=w=1:h=1:format=rgba:method=area", CF_FORMAT_P010_10LE, 31, 17, rng);
+}

@@ -1,8 +1,9 @@
-// The cfconvert and cfscale elements through GstHarness: factory names next
-// to nvcodec's, pixels against the core's CPU reference, sizes from the
-// properties and from the downstream caps, colorimetry from the caps. Runs
-// on the GPU when there is one (the kernels are bit-identical to the
-// reference), on the CPU reference otherwise.
+// The cfconvert, cfscale and cfconvertscale elements through GstHarness:
+// factory names next to nvcodec's, pixels against the core's CPU reference,
+// sizes from the properties and from the downstream caps, colorimetry from
+// the caps, format and size changed at once. Runs on the GPU when there is
+// one (the kernels are bit-identical to the reference), on the CPU
+// otherwise; the CUDA-memory cases skip, saying so, without a GPU.
 #include <gst/check/gstharness.h>
 #include <gst/gst.h>
 #include <gst/video/video.h>
@@ -96,13 +97,35 @@ std::vector<uint8_t> reference(const char *chain_text, Picture &pic, cf_format f
     return out;
 }
 
+// scale then convert on the CPU (convertscale's definition): `scale` to
+// w x h in the picture's format, then `convert` to `format`.
+std::vector<uint8_t> reference_scale_convert(const char *scale, const char *convert, Picture &pic,
+                                             cf_format format, int w, int h)
+{
+    cf_chain *sc = cf_chain_parse(scale), *cv = cf_chain_parse(convert);
+    EXPECT_TRUE(sc && cv) << cf_last_error();
+    cf_frame mid{}, dst{};
+    EXPECT_EQ(cf_frame_alloc(&mid, pic.frame.format, w, h, CF_MEMORY_HOST), CF_OK);
+    EXPECT_EQ(cf_frame_alloc(&dst, format, w, h, CF_MEMORY_HOST), CF_OK);
+    EXPECT_EQ(cf_filter_run(cf_chain_get(sc, 0), &pic.frame, &mid, nullptr), CF_OK)
+        << cf_last_error();
+    EXPECT_EQ(cf_filter_run(cf_chain_get(cv, 0), &mid, &dst, nullptr), CF_OK) << cf_last_error();
+    std::vector<uint8_t> out = cftest::packed_pixels(dst);
+    cf_frame_free(&mid);
+    cf_frame_free(&dst);
+    cf_chain_free(&sc);
+    cf_chain_free(&cv);
+    return out;
+}
+
 } // namespace
 
 // nvcodec registers cudaconvert, cudascale and cudaconvertscale where its
-// kernels compile: ours are cfconvert and cfscale, so both stay reachable.
+// kernels compile: ours are cfconvert, cfscale and cfconvertscale, so both
+// stay reachable.
 TEST_F(ConvertScaleElements, FactoryNamesLeaveNvcodecsAlone)
 {
-    for (const char *name : { "cfconvert", "cfscale" }) {
+    for (const char *name : { "cfconvert", "cfscale", "cfconvertscale" }) {
         GstElementFactory *f = gst_element_factory_find(name);
         ASSERT_NE(f, nullptr) << name;
         EXPECT_STREQ(gst_plugin_feature_get_plugin_name(GST_PLUGIN_FEATURE(f)), "cudafilters");
@@ -258,5 +281,88 @@ TEST_F(ConvertScaleElements, ScaleKeepsTheDisplayAspectRatio)
         EXPECT_FALSE(run(c.launch, pic, c.sink_caps, &out).empty()) << "no output";
         EXPECT_EQ(GST_VIDEO_INFO_PAR_N(&out), c.par_n);
         EXPECT_EQ(GST_VIDEO_INFO_PAR_D(&out), c.par_d);
+    }
+}
+
+// cfconvertscale: NV12 to RGBA and 64x36 to 32x18 in one element, the
+// size from downstream, the colour from the input's caps; equal to scale
+// then convert on the CPU.
+TEST_F(ConvertScaleElements, ConvertScaleChangesFormatAndSizeAtOnce)
+{
+    Picture pic("NV12", 64, 36, "1:3:5:1"); // full range, BT.709
+    GstVideoInfo out;
+    auto got = run("cfconvertscale method=area", pic, "video/x-raw,format=RGBA,width=32,height=18",
+                   &out);
+    EXPECT_EQ(GST_VIDEO_INFO_FORMAT(&out), GST_VIDEO_FORMAT_RGBA);
+    EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 32);
+    EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 18);
+    EXPECT_EQ(got, reference_scale_convert(
+                       "scale=method=area",
+                       "convert=format=rgba:matrix=bt709:range=full:chroma-site=center", pic,
+                       CF_FORMAT_RGBA, 32, 18));
+}
+
+// Size and format from the properties (format= is the preferred output),
+// the YUV side's colour from the output caps.
+TEST_F(ConvertScaleElements, ConvertScalePropertiesGiveSizeAndFormat)
+{
+    Picture pic("RGBA", 41, 23);
+    GstVideoInfo out;
+    auto got = run("cfconvertscale w=20 h=11 format=nv12 method=bicubic", pic,
+                   "video/x-raw,colorimetry=bt709,chroma-site=mpeg2", &out);
+    EXPECT_EQ(GST_VIDEO_INFO_FORMAT(&out), GST_VIDEO_FORMAT_NV12);
+    EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), 20);
+    EXPECT_EQ(GST_VIDEO_INFO_HEIGHT(&out), 11);
+    EXPECT_EQ(got, reference_scale_convert("scale=method=bicubic",
+                                           "convert=format=nv12:matrix=bt709:range=limited", pic,
+                                           CF_FORMAT_NV12, 20, 11));
+    // A downstream that takes neither the size nor the format fails to link.
+    GstHarness *h = gst_harness_new_parse("cfconvertscale w=20 h=11");
+    gst_harness_set_src_caps(h, gst_video_info_to_caps(&pic.info));
+    gst_harness_set_sink_caps_str(h, "video/x-raw,width=5,height=5");
+    EXPECT_EQ(gst_harness_push(h, gst_buffer_ref(pic.buffer)), GST_FLOW_NOT_NEGOTIATED);
+    gst_harness_teardown(h);
+}
+
+// The display aspect ratio stays, as with cfscale, while the format changes.
+TEST_F(ConvertScaleElements, ConvertScaleKeepsTheDisplayAspectRatio)
+{
+    Picture pic("I420", 640, 480);
+    pic.info.par_n = 16;
+    pic.info.par_d = 15;
+    GstVideoInfo out;
+    EXPECT_FALSE(run("cfconvertscale w=320 h=100", pic, "video/x-raw,format=BGRx", &out).empty());
+    EXPECT_EQ(GST_VIDEO_INFO_FORMAT(&out), GST_VIDEO_FORMAT_BGRx);
+    EXPECT_EQ(GST_VIDEO_INFO_PAR_N(&out), 4);
+    EXPECT_EQ(GST_VIDEO_INFO_PAR_D(&out), 9);
+}
+
+// CUDA memory in and out (cudaupload ! cfconvertscale ! cudadownload),
+// the one-pass kernel on the GPU: equal to scale then convert on the CPU.
+TEST_F(ConvertScaleElements, ConvertScaleOnCudaMemory)
+{
+    CF_REQUIRE_GPU();
+    struct Case {
+        const char *in, *caps, *scale, *convert;
+        cf_format out;
+        int w, h;
+    } cases[] = {
+        { "NV12", "format=RGBA,width=96,height=54", "scale=method=bilinear",
+          "convert=format=rgba:matrix=bt601:range=limited:chroma-site=center", CF_FORMAT_RGBA,
+          96, 54 },
+        { "RGBA", "format=NV12,width=50,height=27,colorimetry=bt709,chroma-site=mpeg2",
+          "scale=method=area", "convert=format=nv12:matrix=bt709:range=limited", CF_FORMAT_NV12,
+          50, 27 },
+    };
+    for (const Case &c : cases) {
+        SCOPED_TRACE(std::string(c.in) + " -> " + c.caps);
+        Picture pic(c.in, 192, 108);
+        std::string method = std::string(c.scale).substr(std::string("scale=").size());
+        std::string launch = "cudaupload ! cfconvertscale " + method +
+                             " ! video/x-raw(memory:CUDAMemory)," + c.caps + " ! cudadownload";
+        GstVideoInfo out;
+        auto got = run(launch.c_str(), pic, "video/x-raw", &out);
+        EXPECT_EQ(GST_VIDEO_INFO_WIDTH(&out), c.w);
+        EXPECT_EQ(got, reference_scale_convert(c.scale, c.convert, pic, c.out, c.w, c.h));
     }
 }

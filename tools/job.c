@@ -22,6 +22,7 @@
 #include "input.h"
 #include "output.h"
 #include "pixfmt.h"
+#include "vf_tail.h"
 #include "vfilter.h"
 
 /* A file whose video packets never produce a frame must fail, not loop. */
@@ -134,7 +135,7 @@ static int to_encoder(state *s, AVFrame **f, cli_convert *conv, cli_err *err)
 static int process(state *s, AVFrame **f)
 {
     int ret;
-    if (s->vf.n > 0) {
+    if (cli_vf_active(&s->vf)) {
         if ((ret = conform(s, f)) < 0)
             return ret;
         AVFrame *in = *f;
@@ -214,10 +215,12 @@ static int join_encoder(state *s, bool drain)
 
 /* The CUDA pool NVENC gets our chain's output in. NULL when frames go to the
  * encoder in host memory: with no filters too, since NVENC holding decoded
- * frames could exhaust the decoder's fixed pool. */
+ * frames could exhaust the decoder's fixed pool, and when the steps run on
+ * the CPU (the tail alone, after a CPU decoder). */
 static AVBufferRef *nvenc_frames(state *s, const AVCodec *codec, cf_format final)
 {
-    if (!s->job->gpu || !s->job->gpu->hw_device || !cli_encoder_takes_cuda(codec) || s->vf.n == 0)
+    if (!s->job->gpu || !s->job->gpu->hw_device || !cli_encoder_takes_cuda(codec) ||
+        !cli_vf_active(&s->vf) || !s->vf.gpu)
         return NULL;
     if (final != CF_FORMAT_NV12 && final != CF_FORMAT_P010_10LE && final != CF_FORMAT_I420)
         return NULL;
@@ -234,8 +237,30 @@ static AVBufferRef *nvenc_frames(state *s, const AVCodec *codec, cf_format final
     return ref;
 }
 
-/* Chooses the formats for one encoder candidate: the chain's plan and what
- * the encoder is given (its own format, or CUDA frames for NVENC). */
+/* The tail for the encoder (vf_tail.h): our convert from the chain's
+ * `final` format to --pix-fmt, or to the best of the encoder's formats
+ * that convert makes when the encoder does not take `final`. It runs where
+ * the chain runs; with no --vf, on the GPU when the decoded frames are
+ * there (NVDEC), else on the CPU. CF_FORMAT_UNKNOWN: no tail (none needed,
+ * or a pair convert does not cover: libswscale converts). */
+static cf_format tail_target(const AVCodec *codec, cf_format final, enum AVPixelFormat forced)
+{
+    if (final == CF_FORMAT_UNKNOWN)
+        return CF_FORMAT_UNKNOWN;
+    if (forced != AV_PIX_FMT_NONE) {
+        bool full = false;
+        cf_format f = cli_format_from_av(forced, &full);
+        /* A YUVJ format would relabel the range: libswscale's business. */
+        return !full && cli_vf_tail_covers(final, f) ? f : CF_FORMAT_UNKNOWN;
+    }
+    if (cli_encoder_takes(codec, cli_format_to_av(final)))
+        return CF_FORMAT_UNKNOWN;
+    return cli_vf_tail_target(codec, final);
+}
+
+/* Chooses the formats for one encoder candidate: the chain's plan, the
+ * tail to the encoder's format, and what the encoder is given (its own
+ * format, or CUDA frames for NVENC). */
 static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
 {
     enum AVPixelFormat sw = sw_format(first), final_av = sw, forced = s->job->opts->pix_fmt;
@@ -243,29 +268,39 @@ static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
     if (forced != AV_PIX_FMT_NONE && !cli_encoder_takes(codec, forced))
         return cli_fail(&s->job->err, AVERROR(EINVAL), "%s does not take --pix-fmt %s",
                         codec->name, av_get_pix_fmt_name(forced));
-    if (s->vf.n > 0) {
-        /* What the chain should end in: what the encoder takes, or --pix-fmt. */
-        cf_format accepted[CF_FORMAT_COUNT];
-        int n_acc = cli_encoder_formats(codec, accepted);
-        if (forced != AV_PIX_FMT_NONE) {
-            accepted[0] = cli_format_from_av(forced, NULL);
-            n_acc = accepted[0] != CF_FORMAT_UNKNOWN;
-        }
-        bool ok = false;
-        s->vf_in = cli_format_from_av(sw, NULL) != CF_FORMAT_UNKNOWN ? sw : cli_format_nearest(sw);
-        cli_vf_set_colour(&s->vf, first);
-        final = cli_vf_plan(&s->vf, cli_format_from_av(s->vf_in, NULL),
-                            cli_frame_full_range(first, sw), accepted, n_acc, &ok, &s->job->err);
-        if (final == CF_FORMAT_UNKNOWN)
-            return AVERROR(EINVAL);
-        final_av = cli_format_to_av(final);
+    int ret = cli_vf_set_tail(&s->vf, CF_FORMAT_UNKNOWN, &s->job->err); /* the last candidate's */
+    /* What the chain should end in: what the encoder takes, or --pix-fmt. */
+    cf_format accepted[CF_FORMAT_COUNT];
+    int n_acc = cli_encoder_formats(codec, accepted);
+    if (forced != AV_PIX_FMT_NONE) {
+        accepted[0] = cli_format_from_av(forced, NULL);
+        n_acc = accepted[0] != CF_FORMAT_UNKNOWN;
     }
+    bool ok = false;
+    s->vf_in = cli_format_from_av(sw, NULL) != CF_FORMAT_UNKNOWN || s->vf.n == 0
+                   ? sw : cli_format_nearest(sw);
+    cli_vf_set_colour(&s->vf, first);
+    final = cli_vf_plan(&s->vf, cli_format_from_av(s->vf_in, NULL),
+                        cli_frame_full_range(first, sw), accepted, n_acc, &ok, &s->job->err);
+    if (final == CF_FORMAT_UNKNOWN && s->vf.n > 0)
+        return AVERROR(EINVAL);
+    cf_format target = tail_target(codec, final, forced);
+    if (target != CF_FORMAT_UNKNOWN && (ret = cli_vf_set_tail(&s->vf, target, &s->job->err)) < 0)
+        return ret;
+    if (target != CF_FORMAT_UNKNOWN && s->vf.n == 0 && s->job->gpu &&
+        first->format == AV_PIX_FMT_CUDA) {
+        cli_vf_use_gpu(&s->vf, s->job->gpu->index, cli_gpu_stream(s->job->gpu));
+        s->job->gpu_filters = true;
+    }
+    final = cli_vf_output(&s->vf);
+    if (cli_vf_active(&s->vf))
+        final_av = cli_format_to_av(final);
     av_buffer_unref(&s->enc_frames);
     if (forced == AV_PIX_FMT_NONE || forced == final_av)
         s->enc_frames = nvenc_frames(s, codec, final);
-    s->vf.hw_frames = s->vf.n > 0 ? s->enc_frames : NULL;
-    int ret;
-    if (s->vf.n > 0 && (ret = cli_vf_start(&s->vf, 0, &s->job->err)) < 0)
+    bool active = cli_vf_active(&s->vf);
+    s->vf.hw_frames = active ? s->enc_frames : NULL;
+    if (active && (ret = cli_vf_start(&s->vf, 0, &s->job->err)) < 0)
         return ret;
     if (s->enc_frames)
         s->enc_fmt = AV_PIX_FMT_CUDA;
@@ -278,8 +313,8 @@ static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
     return 0;
 }
 
-/* Describes the plan for the summary: formats through the chain and the
- * conversions outside it. */
+/* Describes the plan for the summary: formats through the --vf chain and
+ * the conversions around it, each with what made it (job.h). */
 static void describe_plan(state *s, const AVFrame *first)
 {
     cli_job *job = s->job;
@@ -293,15 +328,24 @@ static void describe_plan(state *s, const AVFrame *first)
         n = snprintf(p, left, " > %s > %s", cf_filter_get_desc(cf_chain_get(s->vf.chain, i))->name,
                      cf_format_name(s->vf.out[i]));
     }
-    enum AVPixelFormat final = s->vf.n ? cli_format_to_av(cli_vf_output(&s->vf)) : sw;
-    const char *a = s->vf.n && s->vf_in != sw ? av_get_pix_fmt_name(sw) : NULL;
-    const char *b = s->enc_fmt != AV_PIX_FMT_CUDA && s->enc_fmt != final
-                        ? av_get_pix_fmt_name(s->enc_fmt) : NULL;
-    snprintf(job->conversions, sizeof job->conversions, "%s%s%s%s%s%s",
-             a ? "decoder output from " : "", a ? a : "", a && b ? "; " : "",
-             b ? "encoder input " : "", b ? av_get_pix_fmt_name(final) : "", b ? " to " : "");
-    if (b)
-        strncat(job->conversions, b, sizeof job->conversions - strlen(job->conversions) - 1);
+    /* The chain's own output, before the tail. */
+    enum AVPixelFormat chain_out = s->vf.n ? cli_format_to_av(s->vf.out[s->vf.n - 1]) : sw;
+    enum AVPixelFormat final = cli_vf_active(&s->vf) ? cli_format_to_av(cli_vf_output(&s->vf)) : sw;
+    const char *dec = cli_vf_active(&s->vf) && s->vf_in != sw ? av_get_pix_fmt_name(sw) : NULL;
+    job->decoder_converter = dec ? CLI_CONVERTER_SWSCALE : CLI_CONVERTER_NONE;
+    job->encoder_converter = s->vf.tail ? (s->vf.gpu ? CLI_CONVERTER_GPU : CLI_CONVERTER_CPU)
+                             : s->enc_fmt != AV_PIX_FMT_CUDA && s->enc_fmt != final
+                                 ? CLI_CONVERTER_SWSCALE
+                                 : CLI_CONVERTER_NONE;
+    const char *enc_to = s->vf.tail ? av_get_pix_fmt_name(final) : av_get_pix_fmt_name(s->enc_fmt);
+    char a[64] = "", b[64] = "";
+    if (dec)
+        snprintf(a, sizeof a, "decoder output from %s to %s (%s)", dec,
+                 av_get_pix_fmt_name(s->vf_in), job->decoder_converter);
+    if (strcmp(job->encoder_converter, CLI_CONVERTER_NONE) != 0)
+        snprintf(b, sizeof b, "encoder input %s to %s (%s)", av_get_pix_fmt_name(chain_out),
+                 enc_to, job->encoder_converter);
+    snprintf(job->conversions, sizeof job->conversions, "%s%s%s", a, a[0] && b[0] ? "; " : "", b);
 }
 
 /* Runs the first frame through the candidate's plan and opens the encoder
@@ -401,7 +445,7 @@ static int handle_frame(state *s, AVFrame *decoded)
     if (ret >= 0)
         ret = encode_frame(s, f, &job->err);
     av_frame_free(&f);
-    if (ret >= 0 && first && s->vf.n > 0)
+    if (ret >= 0 && first && cli_vf_active(&s->vf))
         ret = start_encoder(s);
     return ret;
 }

@@ -11,6 +11,15 @@
 #include "gpu.h"
 #include "util.h"
 
+/* What converted frames outside the --vf filters (cli_job's
+ * decoder_converter, encoder_converter; --json "converters"): nothing, our
+ * convert filter appended to the chain on the GPU or on the CPU
+ * (vf_tail.h), or libswscale on the CPU (convert.h). */
+#define CLI_CONVERTER_NONE "none"
+#define CLI_CONVERTER_GPU "convert-gpu"
+#define CLI_CONVERTER_CPU "convert-cpu"
+#define CLI_CONVERTER_SWSCALE "libswscale"
+
 /* Settings shared by every job of a run. */
 typedef struct cli_job_opts {
     const char *vf;        /* filter string, NULL or "": none */
@@ -49,7 +58,12 @@ typedef struct cli_job {
     int streams_copied, streams_dropped;
     char dropped[256];
     char formats[160];               /* "I420 > gray > I420 > blur > I420" */
-    char conversions[128];           /* swscale steps outside the chain, "" if none */
+    char conversions[160];           /* conversions outside --vf, "" if none: "encoder input
+                                        rgba to yuv420p (convert-gpu)" */
+    const char *decoder_converter;   /* what brought the decoder's frames to the chain's
+                                        format: a CLI_CONVERTER_* name */
+    const char *encoder_converter;   /* what brought the chain's (or the decoder's) frames
+                                        to the encoder's format: a CLI_CONVERTER_* name */
 } cli_job;
 
 /* Runs the job on the calling thread (with job->gpu's device made current on

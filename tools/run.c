@@ -105,9 +105,11 @@ int cli_run_job(cli_job *job, const cli_run_opts *opts)
         fputs("\r\033[K", stderr);
     print_done(job);
     if (opts->progress && job->ok)
-        fprintf(stderr, "%s -> %s: %" PRId64 " frames in %.1f s (%s decode, filters on %s, %s)\n",
+        fprintf(stderr,
+                "%s -> %s: %" PRId64 " frames in %.1f s (%s decode, filters on %s, %s%s%s)\n",
                 job->in_path, job->out_path, job->frames_out, job->seconds,
                 job->hw_decode ? "NVDEC" : "CPU", job->gpu_filters ? "the GPU" : "the CPU",
+                job->conversions[0] ? job->conversions : "", job->conversions[0] ? ", " : "",
                 job->encoder);
     if (opts->json) {
         char *text = cli_job_json(job);
@@ -140,6 +142,12 @@ char *cli_job_json(const cli_job *j)
     cli_json_set_string(b, "filter_device", j->gpu_filters ? dev : "cpu");
     cli_json_set_string(b, "formats", j->formats);
     cli_json_set_string(b, "conversions", j->conversions);
+    json_builder_begin_object(json_builder_set_member_name(b, "converters"));
+    cli_json_set_string(b, "decoder_output",
+                        j->decoder_converter ? j->decoder_converter : CLI_CONVERTER_NONE);
+    cli_json_set_string(b, "encoder_input",
+                        j->encoder_converter ? j->encoder_converter : CLI_CONVERTER_NONE);
+    json_builder_end_object(b);
     cli_json_set_string(b, "encoder", j->encoder[0] ? j->encoder : NULL);
     json_builder_add_int_value(json_builder_set_member_name(b, "streams_copied"),
                                j->streams_copied);

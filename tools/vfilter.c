@@ -14,6 +14,7 @@ int cli_vf_init(cli_vf *vf, const char *desc, int threads, cli_err *err)
 {
     memset(vf, 0, sizeof *vf);
     vf->device = -1;
+    vf->threads = threads;
     if (!desc || !desc[strspn(desc, " \t")])
         return 0;
     vf->chain = cf_chain_parse(desc);
@@ -113,42 +114,85 @@ static void search_from(search *s, int step, cf_format f)
 
 void cli_vf_set_colour(cli_vf *vf, const AVFrame *frame)
 {
-    const char *matrix = frame->colorspace == AVCOL_SPC_BT709 ? "bt709"
-                         : frame->colorspace == AVCOL_SPC_BT2020_NCL ||
-                                   frame->colorspace == AVCOL_SPC_BT2020_CL
-                             ? "bt2020"
-                             : "bt601";
-    const char *site = frame->chroma_location == AVCHROMA_LOC_CENTER ? "center" : "left";
-    for (int i = 0; i < vf->n; i++) {
-        cf_filter *f = cf_chain_get(vf->chain, i);
-        const cf_filter_desc *d = cf_filter_get_desc(f);
-        for (int p = 0; p < d->n_params; p++) {
-            cf_param_role role = d->params[p].role;
-            const char *value = role == CF_PARAM_ROLE_COLOR_MATRIX  ? matrix
-                                : role == CF_PARAM_ROLE_CHROMA_SITE ? site
-                                                                    : NULL;
-            if (value && !(vf->user_roles[i] & (1u << role)))
-                (void)cf_filter_set_string(f, d->params[p].name, value); /* a choice of its enum */
-        }
-    }
+    vf->matrix = frame->colorspace == AVCOL_SPC_BT709 ? "bt709"
+                 : frame->colorspace == AVCOL_SPC_BT2020_NCL ||
+                           frame->colorspace == AVCOL_SPC_BT2020_CL
+                     ? "bt2020"
+                     : "bt601";
+    vf->site = frame->chroma_location == AVCHROMA_LOC_CENTER ? "center" : "left";
 }
 
-/* Sets every CF_PARAM_ROLE_COLOR_RANGE parameter (enum {limited, full}). */
-static void set_range_params(cf_filter *f, bool full_range)
+/* Sets every parameter of `role` (an enum whose choices include `value`). */
+static void set_role(cf_filter *f, cf_param_role role, const char *value)
 {
     const cf_filter_desc *d = cf_filter_get_desc(f);
     for (int p = 0; p < d->n_params; p++)
-        if (d->params[p].role == CF_PARAM_ROLE_COLOR_RANGE)
-            (void)cf_filter_set_int(f, d->params[p].name, full_range ? 1 : 0); /* in range by definition */
+        if (d->params[p].role == role)
+            (void)cf_filter_set_string(f, d->params[p].name, value); /* a choice of its enum */
+}
+
+/* The step's range as --vf gave it (enum {limited, full}). */
+static bool user_full_range(const cf_filter *f)
+{
+    const cf_filter_desc *d = cf_filter_get_desc(f);
+    double v = 0;
+    for (int p = 0; p < d->n_params; p++)
+        if (d->params[p].role == CF_PARAM_ROLE_COLOR_RANGE &&
+            cf_filter_get_double(f, d->params[p].name, &v) == CF_OK)
+            return v != 0;
+    return false;
+}
+
+static bool is_yuv(cf_format f)
+{
+    const cf_format_info *info = cf_format_get_info(f);
+    return info && info->is_yuv;
+}
+
+/* The AVColorSpace of a matrix choice of cli_vf_set_colour(). */
+static enum AVColorSpace matrix_tag(const char *matrix)
+{
+    if (matrix && !strcmp(matrix, "bt709"))
+        return AVCOL_SPC_BT709;
+    if (matrix && !strcmp(matrix, "bt2020"))
+        return AVCOL_SPC_BT2020_NCL;
+    return AVCOL_SPC_SMPTE170M; /* BT.601 */
+}
+
+void cli_vf_apply_stream(cli_vf *vf)
+{
+    bool full = vf->in_full;
+    cf_format prev = vf->in;
+    for (int i = 0; i < cli_vf_steps(vf); i++) {
+        cf_filter *f = cli_vf_step(vf, i);
+        unsigned user = vf->user_roles[i];
+        if (vf->matrix && !(user & (1u << CF_PARAM_ROLE_COLOR_MATRIX)))
+            set_role(f, CF_PARAM_ROLE_COLOR_MATRIX, vf->matrix);
+        if (vf->site && !(user & (1u << CF_PARAM_ROLE_CHROMA_SITE)))
+            set_role(f, CF_PARAM_ROLE_CHROMA_SITE, vf->site);
+        if (!is_yuv(prev) && is_yuv(vf->out[i]))
+            full = false; /* a YUV side made from RGB or gray */
+        if (vf->user_range[i]) /* an explicit range=... in --vf wins */
+            full = is_yuv(vf->out[i]) ? user_full_range(f) : full;
+        else
+            set_role(f, CF_PARAM_ROLE_COLOR_RANGE, full ? "full" : "limited");
+        /* YUV output keeps its range; RGB and gray output is full range. */
+        if (!is_yuv(vf->out[i]))
+            full = true;
+        prev = vf->out[i];
+    }
+    vf->out_full = full;
 }
 
 cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format *accepted,
                       int n_accepted, bool *accepted_out, cli_err *err)
 {
     vf->in = in;
+    vf->in_full = full_range;
     if (vf->n == 0) {
         search s = { .in = in, .accepted = accepted, .n_accepted = n_accepted };
         *accepted_out = is_accepted(&s, in);
+        cli_vf_apply_stream(vf);
         return in;
     }
     search *s = calloc(1, sizeof *s);
@@ -160,32 +204,42 @@ cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format
                    .best_rank = 4 };
     search_from(s, 0, in);
     int rank = s->best_rank;
-    memcpy(vf->out, s->best, sizeof vf->out);
+    memcpy(vf->out, s->best, (size_t)vf->n * sizeof *vf->out);
     free(s);
     if (rank == 4) {
         cli_fail(err, AVERROR(EINVAL), "--vf: no filter path for %s input", cf_format_name(in));
         return CF_FORMAT_UNKNOWN;
     }
-    for (int i = 0; i < vf->n; i++) {
-        if (!vf->user_range[i]) /* an explicit range=... in --vf wins */
-            set_range_params(cf_chain_get(vf->chain, i), full_range);
-        /* YUV output keeps its input's range; RGB and gray output is full range. */
-        if (!cf_format_get_info(vf->out[i])->is_yuv)
-            full_range = true;
-    }
+    cli_vf_apply_stream(vf);
     *accepted_out = rank == 0 || rank == 2;
     return vf->out[vf->n - 1];
 }
 
+int cli_vf_steps(const cli_vf *vf)
+{
+    return vf->n + (vf->tail != NULL);
+}
+
+bool cli_vf_active(const cli_vf *vf)
+{
+    return cli_vf_steps(vf) > 0;
+}
+
+cf_filter *cli_vf_step(const cli_vf *vf, int i)
+{
+    return i < vf->n ? cf_chain_get(vf->chain, i) : vf->tail;
+}
+
 cf_format cli_vf_output(const cli_vf *vf)
 {
-    return vf->n ? vf->out[vf->n - 1] : vf->in;
+    int n = cli_vf_steps(vf);
+    return n ? vf->out[n - 1] : vf->in;
 }
 
 void cli_vf_output_size(const cli_vf *vf, int w, int h, int *ow, int *oh)
 {
-    for (int i = 0; i < vf->n; i++) /* sizes >= 1 in, so this cannot fail */
-        (void)cf_filter_get_output_size(cf_chain_get(vf->chain, i), w, h, &w, &h);
+    for (int i = 0; i < cli_vf_steps(vf); i++) /* sizes >= 1 in, so this cannot fail */
+        (void)cf_filter_get_output_size(cli_vf_step(vf, i), w, h, &w, &h);
     *ow = w;
     *oh = h;
 }
@@ -205,12 +259,12 @@ int cli_vf_start(cli_vf *vf, int depth, cli_err *err)
     cf_scheduler_destroy(&vf->sched);
     if (vf->gpu && !vf->decoded && cf_event_create(&vf->decoded) != CF_OK)
         return cli_fail_cf(err, "GPU");
-    cf_filter *filters[CLI_VF_MAX];
-    for (int i = 0; i < vf->n; i++)
-        filters[i] = cf_chain_get(vf->chain, i);
+    cf_filter *filters[CLI_VF_MAX + 1];
+    for (int i = 0; i < cli_vf_steps(vf); i++)
+        filters[i] = cli_vf_step(vf, i);
     cf_scheduler_params p = {
         .filters = filters,
-        .n_filters = vf->n,
+        .n_filters = cli_vf_steps(vf),
         .formats = vf->out,
         .depth = depth,
         .backend = vf->gpu ? CF_BACKEND_CUDA : CF_BACKEND_CPU,
@@ -353,8 +407,15 @@ int cli_vf_receive(cli_vf *vf, bool wait, AVFrame **out, cli_err *err)
     }
     if (ret == 0 && (ret = av_frame_copy_props(o, in)) < 0)
         ret = cli_fail_av(err, ret, "copying frame properties");
-    if (ret == 0 && !cf_format_get_info(cli_vf_output(vf))->is_yuv)
+    /* The range the steps made (a YUV input's own, unless a step changed it). */
+    if (ret == 0 && (vf->out_full || !is_yuv(cli_vf_output(vf))))
         o->color_range = AVCOL_RANGE_JPEG;
+    else if (ret == 0 && o->color_range == AVCOL_RANGE_JPEG)
+        o->color_range = AVCOL_RANGE_MPEG;
+    /* YUV made from RGB: tagged with the matrix it was made with, not RGB's
+     * identity "matrix" (which would make players decode it as GBR). */
+    if (ret == 0 && is_yuv(cli_vf_output(vf)) && o->colorspace == AVCOL_SPC_RGB)
+        o->colorspace = matrix_tag(vf->matrix);
     av_frame_free(&in);
     if (ret < 0)
         av_frame_free(&o);
@@ -384,4 +445,5 @@ void cli_vf_free(cli_vf *vf)
     cf_scheduler_destroy(&vf->sched);
     cf_event_destroy(&vf->decoded);
     cf_chain_free(&vf->chain);
+    cf_filter_free(&vf->tail);
 }

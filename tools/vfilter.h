@@ -29,13 +29,20 @@ typedef struct cli_vf_job {
     AVFrame *out; /* NVENC: the encoder's CUDA frame the result goes into; else NULL */
 } cli_vf_job;
 
+/* The steps the scheduler runs: the --vf filters, then the tail (our
+ * convert, to the encoder's format: vf_tail.h) when the planner adds one. */
 typedef struct cli_vf {
     cf_chain *chain;
-    int n;                       /* filters; 0 for an empty --vf */
+    int n;                       /* --vf filters; 0 for an empty --vf */
+    cf_filter *tail;             /* the planner's convert after them (cli_vf_set_tail), or NULL */
     cf_format in;                /* planned input format */
-    cf_format out[CLI_VF_MAX];   /* planned output format of each filter */
-    bool user_range[CLI_VF_MAX]; /* --vf gave the filter's range itself */
-    unsigned user_roles[CLI_VF_MAX]; /* bit 1 << cf_param_role: --vf gave that parameter */
+    cf_format out[CLI_VF_MAX + 1];   /* planned output format of each step */
+    bool user_range[CLI_VF_MAX + 1]; /* --vf gave the filter's range itself */
+    unsigned user_roles[CLI_VF_MAX + 1]; /* bit 1 << cf_param_role: --vf gave that parameter */
+    bool in_full;                /* the planned input is full range */
+    bool out_full;               /* the final output is full range */
+    const char *matrix, *site;   /* the stream's colour (cli_vf_set_colour), NULL: not yet */
+    int threads;                 /* CPU threads of each step (--threads; 0: all cores) */
     bool gpu;                    /* run on device `device` */
     int device;
     cf_stream decoder_stream;    /* FFmpeg's stream, whose copies the GPU work waits for */
@@ -52,6 +59,25 @@ typedef struct cli_vf {
  * token. */
 int cli_vf_init(cli_vf *vf, const char *desc, int threads, cli_err *err);
 
+/* Steps the scheduler runs: n, plus 1 with a tail. */
+int cli_vf_steps(const cli_vf *vf);
+
+/* True when there is anything to run (filters or a tail). */
+bool cli_vf_active(const cli_vf *vf);
+
+/* Step i (0 .. cli_vf_steps() - 1): a --vf filter, or the tail (both owned by vf). */
+cf_filter *cli_vf_step(const cli_vf *vf, int i);
+
+/* Sets the parameters the stream decides on every step from what
+ * cli_vf_set_colour() and cli_vf_plan() recorded, and works out out_full:
+ * colour (matrix, siting) where --vf did not give it; the range
+ * (CF_PARAM_ROLE_COLOR_RANGE) of each step's YUV side where --vf did not
+ * give it: its input's range for YUV input, limited for a YUV output made
+ * from RGB or gray (what encoders and players expect, and what libswscale
+ * makes); RGB and gray are full range. Called by cli_vf_plan() and
+ * cli_vf_set_tail(). */
+void cli_vf_apply_stream(cli_vf *vf);
+
 /* Runs the chain on GPU `device` from now on (default: CPU); its work waits
  * for what FFmpeg queued on `decoder_stream` before each decoded CUDA frame. */
 void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream decoder_stream);
@@ -66,15 +92,16 @@ void cli_vf_use_gpu(cli_vf *vf, int device, cf_stream decoder_stream);
  * the filters' own order of preference; else each filter's preferred output
  * (the caller converts). Returns the final format, or CF_FORMAT_UNKNOWN with
  * err set when a filter does not take its input. *is_accepted says whether
- * the final format is in `accepted`. */
+ * the final format is in `accepted`. Plans the --vf filters: a tail stays
+ * as it is (cli_vf_set_tail(vf, CF_FORMAT_UNKNOWN, ...) removes it). */
 cf_format cli_vf_plan(cli_vf *vf, cf_format in, bool full_range, const cf_format *accepted,
                       int n_accepted, bool *is_accepted, cli_err *err);
 
-/* Sets the parameters that describe the stream's colour (matrix:
- * CF_PARAM_ROLE_COLOR_MATRIX, from frame->colorspace: BT.709, BT.2020, else
- * BT.601; 4:2:0 siting: CF_PARAM_ROLE_CHROMA_SITE, from
- * frame->chroma_location: centre for AVCHROMA_LOC_CENTER, else MPEG-2's
- * left) wherever --vf did not give them. Call before cli_vf_plan(). */
+/* Records the stream's colour (matrix: CF_PARAM_ROLE_COLOR_MATRIX, from
+ * frame->colorspace: BT.709, BT.2020, else BT.601; 4:2:0 siting:
+ * CF_PARAM_ROLE_CHROMA_SITE, from frame->chroma_location: centre for
+ * AVCHROMA_LOC_CENTER, else MPEG-2's left), which cli_vf_apply_stream()
+ * sets wherever --vf did not give it. Call before cli_vf_plan(). */
 void cli_vf_set_colour(cli_vf *vf, const AVFrame *frame);
 
 /* Makes the scheduler for the planned chain, with `depth` frames in flight
@@ -107,14 +134,14 @@ void cli_vf_stop(cli_vf *vf);
  * frame (formats and the encoder are chosen from its result). */
 int cli_vf_run(cli_vf *vf, AVFrame *in, AVFrame **out, cli_err *err);
 
-/* The chain's final format (the input's when the chain is empty). */
+/* The final format: the last step's (the input's when there is none). */
 cf_format cli_vf_output(const cli_vf *vf);
 
 /* The size the chain makes of a w x h frame (a scale changes it), in
  * *ow x *oh; w x h for an empty chain. */
 void cli_vf_output_size(const cli_vf *vf, int w, int h, int *ow, int *oh);
 
-/* Frees the chain, the scheduler (dropping frames still in flight) and the
+/* Frees the chain, the tail, the scheduler (dropping frames still in flight) and the
  * event, in the current CUDA context. */
 void cli_vf_free(cli_vf *vf);
 
