@@ -414,7 +414,7 @@ gst_cf_filter_set_info (GstCfBaseTransform * base, const GstVideoInfo * in_info,
     GST_ELEMENT_ERROR (base, CORE, NEGOTIATION,
         ("%s cannot filter interlaced video (interlace-mode=%s): its result depends on "
             "neighbouring rows, which belong to the other field. Deinterlace first "
-            "(e.g. deinterlace or yadif).", GST_OBJECT_NAME (base),
+            "(e.g. GStreamer's deinterlace element before it).", GST_OBJECT_NAME (base),
             gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE (in_info))),
         (NULL));
     return FALSE;

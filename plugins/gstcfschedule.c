@@ -80,6 +80,7 @@ gst_cf_schedule_start (GstCfSchedule * sched, cf_filter * filter, GstCudaContext
   sched->depth = depth;
   sched->srcresult = GST_FLOW_OK;
   sched->flushing = FALSE;
+  sched->in_pool = NULL;
   return cf_scheduler_create (&sched->scheduler, &params) == CF_OK;
 }
 
@@ -184,6 +185,29 @@ record_event (GstCfSchedule * sched, GstCfRecord * rec)
   return rec->event;
 }
 
+/* Whether @buf belongs to a pool with a maximum: its producer may then be
+ * waiting for it, so the task must not leave it to the next submit, which
+ * may never come (task_has_work). Looked up once a pool. */
+static gboolean
+from_bounded_pool (GstCfSchedule * sched, GstBuffer * buf)
+{
+  GstBufferPool *pool = buf->pool;
+  GstStructure *config;
+  guint max = 0;
+
+  if (!pool)
+    return FALSE;
+  if (pool != sched->in_pool) {
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_get_params (config, NULL, NULL, NULL, &max))
+      max = 0;
+    gst_structure_free (config);
+    sched->in_pool = pool;
+    sched->in_pool_bounded = max > 0;
+  }
+  return sched->in_pool_bounded;
+}
+
 GstFlowReturn
 gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame * in_map,
     const cf_frame * in, GstBuffer * outbuf, GstVideoFrame * out_map, const cf_frame * out,
@@ -208,6 +232,7 @@ gst_cf_schedule_submit (GstCfSchedule * sched, GstBuffer * inbuf, GstVideoFrame 
   rec->out_map = *out_map;
   rec->in_mapped = rec->out_mapped = TRUE;
   rec->discont = discont;
+  rec->bounded_input = from_bounded_pool (sched, inbuf);
   if (ret == GST_FLOW_OK && early) {
     /* The record is free, so the work its event marked last is done:
      * a new record of it can begin. */

@@ -19,6 +19,7 @@ typedef struct
   gboolean in_mapped, out_mapped;
   gboolean scheduled;           /* in the cf_scheduler, which gives it back */
   gboolean discont;
+  gboolean bounded_input;       /* inbuf came from a pool with a maximum */
   GstCfEvent *event;            /* recorded after the frame's work (early pushes); kept */
   guint64 sequence;             /* the record of event made for this frame */
 } GstCfRecord;
@@ -48,6 +49,8 @@ struct _GstCfSchedule
   guint idle_waiters;           /* callers in wait_idle(): the task acts at once */
   gboolean task_asleep;         /* the task waits for a record to be queued */
   gboolean task_lingering;      /* the task leaves early outputs to the streaming thread */
+  GstBufferPool *in_pool;       /* the pool of the last input (compared, not referenced) */
+  gboolean in_pool_bounded;     /* ... has a maximum number of buffers */
   GQueue queue;                 /* GstCfRecord *, oldest first */
   GQueue spare;                 /* GstCfRecord * for reuse */
   gboolean pushing;             /* the task is pushing a record's buffer */

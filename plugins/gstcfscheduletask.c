@@ -115,6 +115,8 @@ newest_early (GstCfSchedule * sched)
 
 /* With the lock held (the task): TRUE when the task has work now: a record
  * whose output it pushes, a full queue, a caller in wait_idle(), flushing,
+ * an input from a pool with a maximum (its producer may be waiting for it:
+ * with fewer buffers than our depth the linger would stall it each time),
  * or early outputs while no submit came for GST_CF_LINGER_US. Otherwise
  * sleeps until a submit wakes it or the linger time is over, and returns
  * FALSE (look again). */
@@ -133,7 +135,7 @@ task_has_work (GstCfSchedule * sched)
     return FALSE;
   }
   if (!left_early (head) || !left_early (g_queue_peek_tail (&sched->queue))
-      || sched->idle_waiters > 0
+      || head->bounded_input || sched->idle_waiters > 0
       || g_queue_get_length (&sched->queue) >= sched->depth)
     return TRUE;
   deadline = sched->last_submit + GST_CF_LINGER_US;
@@ -228,6 +230,7 @@ gst_cf_schedule_task_loop (gpointer data)
   gchar *message = NULL;
   guint64 sequence = 0;
   gint taken;
+  gboolean flushing;
 
   g_mutex_lock (&sched->lock);
   if (!task_has_work (sched)) {
@@ -238,12 +241,13 @@ gst_cf_schedule_task_loop (gpointer data)
 
   g_mutex_lock (&sched->consume);
   g_mutex_lock (&sched->lock);
-  rec = sched->flushing ? NULL : g_queue_peek_head (&sched->queue);
+  flushing = sched->flushing;
+  rec = flushing ? NULL : g_queue_peek_head (&sched->queue);
   newest = rec ? newest_early (sched) : NULL;
   if (newest)
     sequence = newest->sequence;
   g_mutex_unlock (&sched->lock);
-  if (!rec && !sched->flushing) {
+  if (!rec && !flushing) {
     /* The streaming thread let them go meanwhile. */
     g_mutex_unlock (&sched->consume);
     return;

@@ -248,7 +248,7 @@ class Interlaced(Case):
             self.assertIn(
                 "blur cannot filter interlaced video (field order %s): its result depends on "
                 "neighbouring rows, which belong to the other field. Deinterlace first "
-                "(e.g. deinterlace or yadif)." % order, err)
+                "(e.g. ffmpeg -vf yadif before cudafilters)." % order, err)
             self.assert_nothing_left()
 
     def test_gray_keeps_fields_and_their_order(self):

@@ -121,3 +121,78 @@ TEST_F(LifoPool, DeactivatesWithBuffersOutAndStartsAgain)
 }
 
 } // namespace
+
+namespace {
+
+// With a maximum, an acquire at the maximum waits for a release (which
+// goes to the stack, not to GstBufferPool's own queue) and is woken by it,
+// or by deactivation; with DONTWAIT it returns EOS at once.
+class BoundedLifoPool : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        gst_init(nullptr, nullptr);
+        pool = gst_cf_lifo_video_pool_new();
+        GstCaps *caps = gst_caps_from_string("video/x-raw,format=GRAY8,width=32,height=8");
+        GstStructure *config = gst_buffer_pool_get_config(pool);
+        gst_buffer_pool_config_set_params(config, caps, 32 * 8, 2, 2);
+        ASSERT_TRUE(gst_buffer_pool_set_config(pool, config));
+        gst_caps_unref(caps);
+        ASSERT_TRUE(gst_buffer_pool_set_active(pool, TRUE));
+    }
+    void TearDown() override { gst_object_unref(pool); }
+    GstBufferPool *pool = nullptr;
+};
+
+struct Waiter {
+    GstBufferPool *pool;
+    GstBuffer *buffer = nullptr;
+    GstFlowReturn ret = GST_FLOW_ERROR;
+    gint done = 0;
+};
+
+gpointer acquire_in_thread(gpointer data)
+{
+    Waiter *w = static_cast<Waiter *>(data);
+    w->ret = gst_buffer_pool_acquire_buffer(w->pool, &w->buffer, nullptr);
+    g_atomic_int_set(&w->done, 1);
+    return nullptr;
+}
+
+TEST_F(BoundedLifoPool, AReleaseWakesAnAcquireWaitingAtTheMaximum)
+{
+    GstBuffer *a = nullptr, *b = nullptr, *c = nullptr;
+    ASSERT_EQ(gst_buffer_pool_acquire_buffer(pool, &a, nullptr), GST_FLOW_OK);
+    ASSERT_EQ(gst_buffer_pool_acquire_buffer(pool, &b, nullptr), GST_FLOW_OK);
+    GstBufferPoolAcquireParams dontwait = {};
+    dontwait.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+    EXPECT_EQ(gst_buffer_pool_acquire_buffer(pool, &c, &dontwait), GST_FLOW_EOS);
+    Waiter w{pool};
+    GThread *t = g_thread_new("acquire", acquire_in_thread, &w);
+    g_usleep(50000);
+    EXPECT_EQ(g_atomic_int_get(&w.done), 0) << "an acquire at the maximum returned at once";
+    gst_buffer_unref(b);
+    g_thread_join(t);
+    EXPECT_EQ(w.ret, GST_FLOW_OK);
+    EXPECT_EQ(w.buffer, b);
+    gst_buffer_unref(w.buffer);
+    gst_buffer_unref(a);
+    EXPECT_TRUE(gst_buffer_pool_set_active(pool, FALSE));
+}
+
+TEST_F(BoundedLifoPool, DeactivationWakesAnAcquireWaitingAtTheMaximum)
+{
+    GstBuffer *a = nullptr, *b = nullptr;
+    ASSERT_EQ(gst_buffer_pool_acquire_buffer(pool, &a, nullptr), GST_FLOW_OK);
+    ASSERT_EQ(gst_buffer_pool_acquire_buffer(pool, &b, nullptr), GST_FLOW_OK);
+    Waiter w{pool};
+    GThread *t = g_thread_new("acquire", acquire_in_thread, &w);
+    g_usleep(50000);
+    EXPECT_TRUE(gst_buffer_pool_set_active(pool, FALSE));
+    g_thread_join(t);
+    EXPECT_EQ(w.ret, GST_FLOW_FLUSHING);
+    gst_buffer_unref(a);
+    gst_buffer_unref(b);
+}
+
+} // namespace

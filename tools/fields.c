@@ -35,7 +35,7 @@ int cli_fields_check(const cli_vf *vf, const AVFrame *frame, enum AVFieldOrder s
             return cli_fail(err, AVERROR(EINVAL),
                             "%s cannot filter interlaced video (field order %s): its result "
                             "depends on neighbouring rows, which belong to the other field. "
-                            "Deinterlace first (e.g. deinterlace or yadif).",
+                            "Deinterlace first (e.g. ffmpeg -vf yadif before cudafilters).",
                             d->name, order_name(stream_order, frame));
     }
     return 0;
