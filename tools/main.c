@@ -42,8 +42,8 @@ static void print_version(void)
            AV_VERSION_MAJOR(f), AV_VERSION_MINOR(f), AV_VERSION_MICRO(f), AV_VERSION_MAJOR(c),
            AV_VERSION_MINOR(c), AV_VERSION_MICRO(c), AV_VERSION_MAJOR(s), AV_VERSION_MINOR(s),
            AV_VERSION_MICRO(s));
-    printf("filters: %s\n", cf_have_cuda() ? "CUDA kernels and CPU references"
-                                           : "CPU references only (built without CUDA)");
+    printf("filters: %s\n", cf_have_cuda() ? "CUDA kernels, optimized CPU code and CPU references"
+                                           : "optimized CPU code and CPU references (built without CUDA)");
 }
 
 static void print_usage(FILE *f)
