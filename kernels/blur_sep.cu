@@ -29,7 +29,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 
 #include "blur_cuda.cuh"
 
@@ -255,21 +254,6 @@ sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict
     }
 }
 
-/* Raises a kernel's dynamic shared memory limit to `bytes` the first time
- * a launch needs more than the default 48 KiB (and again only for more). */
-template <auto Kernel>
-cudaError_t allow_shared(size_t bytes)
-{
-    static std::atomic<size_t> allowed{ 48 * 1024 };
-    if (bytes <= allowed.load(std::memory_order_relaxed))
-        return cudaSuccess;
-    const cudaError_t err =
-        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    if (err == cudaSuccess)
-        allowed.store(bytes, std::memory_order_relaxed);
-    return err;
-}
-
 unsigned grid_y(long long n)
 {
     return (unsigned)std::min<long long>(n, 65535);
@@ -281,7 +265,7 @@ cudaError_t launch_rows(const SepTaps &taps, const cf_blur_plane &p, uint32_t *t
 {
     constexpr int G = rows_lanes(C), SEG = kOut * G;
     const size_t shared = (size_t)C * rows_channel_words(C, taps.r) * sizeof(uint32_t);
-    cudaError_t err = allow_shared<sep_rows<T, C>>(shared);
+    cudaError_t err = cf_blur_cuda::allow_shared<sep_rows<T, C>>(shared);
     if (err != cudaSuccess)
         return err;
     const dim3 grid((unsigned)((p.width + SEG - 1) / SEG), grid_y(p.height));
@@ -305,7 +289,7 @@ cudaError_t sep_plane(const SepTaps &tx, const SepTaps &ty, const cf_blur_plane 
     constexpr int VC = SepTypes<T>::VC;
     const int samples = p.width * p.channels;
     const size_t shared = (size_t)(kColRows + 2 * ty.r + 2 * kChunk) * sizeof(uint32_t *);
-    err = allow_shared<sep_cols<T>>(shared);
+    err = cf_blur_cuda::allow_shared<sep_cols<T>>(shared);
     if (err != cudaSuccess)
         return err;
     const dim3 grid((unsigned)((samples + 32 * VC - 1) / (32 * VC)),
@@ -313,14 +297,6 @@ cudaError_t sep_plane(const SepTaps &tx, const SepTaps &ty, const cf_blur_plane 
     return cf_launch(sep_cols<T>, grid, dim3(32 * kColWarps), shared, stream,
                      (const uint32_t *)tmp, tmp_pitch, p.dst, p.dst_pitch, samples, p.height,
                      p.border, p.shift, ty);
-}
-
-bool symmetric(const cf_blur_kernel &k)
-{
-    for (int t = 0; t < k.size / 2; t++)
-        if (k.w[t] != k.w[k.size - 1 - t])
-            return false;
-    return true;
 }
 
 } // namespace
@@ -331,7 +307,7 @@ bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
                int n_planes)
 {
     if (kx.size < 1 || ky.size < 1 || kx.size > CF_BLUR_MAX_KSIZE || ky.size > CF_BLUR_MAX_KSIZE ||
-        kx.size % 2 == 0 || ky.size % 2 == 0 || !symmetric(kx) || !symmetric(ky))
+        kx.size % 2 == 0 || ky.size % 2 == 0 || !symmetric_taps(kx) || !symmetric_taps(ky))
         return false;
     for (int i = 0; i < n_planes; i++)
         if (planes[i].channels < 1 || planes[i].channels > 4 ||
