@@ -39,6 +39,7 @@ constexpr int kChunk = 8; // tap pairs per unrolled step (a multiple of 8: the s
 constexpr int kMaxPairs = (CF_BLUR_MAX_KSIZE / 2 + kChunk - 1) / kChunk * kChunk;
 constexpr int kColWarps = 8; // warps of a columns block, stacked down the rows
 constexpr int kColRows = kOut * kColWarps;
+constexpr int kStageBatch = 8; // staged samples a thread of a rows block loads before storing
 
 /* One direction's taps, paired: w[t] weighs samples -R+t and R-t (t < R),
  * zeros up to `pairs` (R rounded up to kChunk), centre weighs sample 0. */
@@ -94,8 +95,11 @@ template <> struct SepTypes<uint16_t> {
     static constexpr int VC = 2;
 };
 
+/* Three blocks an SM (at most 80 registers; none spilled, ptxas -v for
+ * sm_90): a block is one row, so the blocks in flight are what hides the
+ * memory latency of this pass. */
 template <typename T, int C>
-__global__ void __launch_bounds__(256, 2)
+__global__ void __launch_bounds__(256, 3)
 sep_rows(const uint8_t *__restrict__ src, size_t src_pitch, uint32_t *__restrict__ tmp,
          size_t tmp_pitch, int width, int height, int border, uint32_t border_value, int shift,
          const __grid_constant__ SepTaps taps)
@@ -120,14 +124,29 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch, uint32_t *__restrict
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
         const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch);
         // Stage: pixel x0 - R + i of channel ch at fwd[skew(i)] and
-        // rev[skew(n_staged - 1 - i)]; kChunk zeros after each.
-        for (int k = tid; k < n_staged * C; k += G * C) {
-            const int i = k / C, ch = k - i * C;
-            const int sx = cf_border_index(x0 - R + i, width, border);
-            const uint32_t v = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
-            uint32_t *f = sh + ch * chw;
-            f[skew(i)] = v;
-            f[arr + skew(n_staged - 1 - i)] = v;
+        // rev[skew(n_staged - 1 - i)]; kChunk zeros after each. A thread
+        // issues kStageBatch loads before it stores any, so their latencies
+        // overlap (a load then its store, one at a time, made the staging
+        // of a row several memory latencies long: most of this pass's time
+        // at small radii, a block being one row).
+        const int n_items = n_staged * C;
+        for (int k0 = tid; k0 < n_items; k0 += kStageBatch * G * C) {
+            uint32_t v[kStageBatch];
+#pragma unroll
+            for (int b = 0; b < kStageBatch; b++) {
+                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
+                const int sx = k < n_items ? cf_border_index(x0 - R + i, width, border) : -1;
+                v[b] = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
+            }
+#pragma unroll
+            for (int b = 0; b < kStageBatch; b++) {
+                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
+                if (k < n_items) {
+                    uint32_t *f = sh + ch * chw;
+                    f[skew(i)] = v[b];
+                    f[arr + skew(n_staged - 1 - i)] = v[b];
+                }
+            }
         }
         for (int k = tid; k < kChunk * C; k += G * C) {
             uint32_t *f = sh + (k / kChunk) * chw;
