@@ -176,7 +176,7 @@ typedef enum cf_blur_method {
     CF_BLUR_METHOD_AUTO, /* the dispatch table's pick */
     CF_BLUR_METHOD_REG,  /* register windows, one pass per tile (blur_reg.cu) */
     CF_BLUR_METHOD_SEP,  /* two passes, paired taps (blur_sep.cu) */
-    CF_BLUR_METHOD_TILE, /* 16-bit, one pass per tile, paired taps (blur_tile.cu) */
+    CF_BLUR_METHOD_TILE, /* 1-2 channels, one pass per tile, paired taps (blur_tile.cu) */
 } cf_blur_method;
 
 /* "auto", "reg", "sep", "tile". */

@@ -6,8 +6,9 @@
  *     horizontal tap below 65536. Both passes of a tile in shared memory,
  *     outputs from windows of registers, every plane in one launch; the
  *     fastest for small kernels (no intermediate plane in device memory).
- *   tile (blur_tile.cu): 16-bit planes of 1 or 2 channels (GRAY16, P010,
- *     I420_10LE), kernels of radius up to 32 either way, symmetric taps.
+ *   tile (blur_tile.cu): planes of 1 or 2 channels, 8- or 16-bit
+ *     (GRAY16, P010, I420_10LE; GRAY8, NV12, I420), kernels of radius up
+ *     to 48 either way, symmetric taps.
  *     Both passes of a tile in shared memory, the symmetric taps paired,
  *     windows of registers, one launch a plane: no intermediate plane in
  *     device memory (the 16-bit fast path; reg's DP2A pairs need 8-bit
@@ -50,7 +51,7 @@ bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_p
              int n_planes, bool split, cudaStream_t stream, cudaError_t *err);
 
 /* The radius the tile method runs a kernel of radius r on (the smallest
- * built one at least r), or 0 past 32. */
+ * built one at least r), or 0 past 48. */
 int tile_radius(int r);
 
 /* Whether the tile method takes these planes and kernels. Pure host

@@ -15,17 +15,29 @@ namespace {
  * cf-bench --methods, H200, bench/results/2026-12-01-h200-s15-17-*); the
  * tile method for 16-bit frames of 1-2 channels a plane up to radius 32
  * (no intermediate plane in device memory, where the two-pass method pays
- * a fixed 0.17 ms a 4K P010 frame); else the two-pass method, which takes
- * every frame the element accepts. */
+ * a fixed 0.17 ms a 4K P010 frame; it also takes 8-bit frames and radii
+ * up to 48, which the table gives it only where measured faster); else
+ * the two-pass method, which takes every frame the element accepts. */
 struct Row {
     cf_blur_method method;
     int max_radius;
+    int sample_bytes; // of every plane; 0: any
 };
 constexpr Row kTable[] = {
-    { CF_BLUR_METHOD_REG, 24 },
-    { CF_BLUR_METHOD_TILE, 32 },
-    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2 },
+    { CF_BLUR_METHOD_REG, 24, 1 },
+    { CF_BLUR_METHOD_TILE, 32, 2 },
+    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0 },
 };
+
+bool row_fits(const Row &row, int r, const cf_blur_plane *planes, int n_planes)
+{
+    if (r > row.max_radius)
+        return false;
+    for (int i = 0; row.sample_bytes != 0 && i < n_planes; i++)
+        if (planes[i].sample_bytes != row.sample_bytes)
+            return false;
+    return true;
+}
 
 std::atomic<int> g_forced{ CF_BLUR_METHOD_AUTO };
 std::atomic<bool> g_split{ true };
@@ -79,7 +91,7 @@ extern "C" cf_blur_method cf_blur_cuda_pick(const cf_blur_kernel *kx, const cf_b
 {
     const int r = std::max(kx->size, ky->size) / 2;
     for (const Row &row : kTable)
-        if (r <= row.max_radius && takes(row.method, *kx, *ky, planes, n_planes))
+        if (row_fits(row, r, planes, n_planes) && takes(row.method, *kx, *ky, planes, n_planes))
             return row.method;
     return CF_BLUR_METHOD_AUTO;
 }

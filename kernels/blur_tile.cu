@@ -1,11 +1,12 @@
-/* CUDA blur, tile method (blur_cuda.cuh): 16-bit planes (GRAY16, P010,
- * I420_10LE) of 1 or 2 channels, kernels of radius up to 32 either way,
- * both passes of a tile in shared memory, one launch a plane. The radii
- * built are 2, 4, 6, 8, 12, 16, 20, 24 and 32 (the radii of OpenCV's
- * 16-bit kernel sizes, round(8 sigma + 1) | 1, for sigma 0.5, 1, 1.5, 2,
- * 3, 4, 5, 6 and 8); a kernel of another radius, and unequal horizontal
- * and vertical radii, run on the next built radius with their taps
- * centred among zero weights (a zero tap adds 0: the same sums).
+/* CUDA blur, tile method (blur_cuda.cuh): planes of 1 or 2 channels, 8-
+ * or 16-bit samples (GRAY16, P010, I420_10LE; GRAY8, NV12, I420), kernels
+ * of radius up to 48 either way, both passes of a tile in shared memory,
+ * one launch a plane. The radii built are 2, 4, 6, 8, 12, 16, 20, 24 and
+ * 32 (the radii of OpenCV's 16-bit kernel sizes, round(8 sigma + 1) | 1,
+ * for sigma 0.5, 1, 1.5, 2, 3, 4, 5, 6 and 8), 40 and 48 (8-bit sigma 12
+ * and 16: radius 36 and 48); a kernel of another radius, and unequal
+ * horizontal and vertical radii, run on the next built radius with their
+ * taps centred among zero weights (a zero tap adds 0: the same sums).
  *
  * Why: the two-pass method writes and reads a 32-bit intermediate plane
  * in device memory and pays two launches a plane, about 0.17 ms a 4K P010
@@ -21,12 +22,12 @@
  *
  * A block (kThreads threads) makes a tile of kTileS samples (kTileS / C
  * pixels) by kTileH rows. It stages the tile and R pixels on every side
- * (borders folded; samples shifted down, as 16-bit words) in shared
+ * (borders folded; samples shifted down, as 16-bit words whatever their size) in shared
  * memory; the horizontal pass makes kNH outputs of one channel of one
  * staged row per item from a window of the row, into 32-bit intermediates
  * in shared memory (the tile's columns and all kTileH + 2R rows); the
  * vertical pass kNV rows of one sample column per thread from a window of
- * the intermediates, with 64-bit sums. Rows of both arrays have an odd
+ * the intermediates (64-bit sums for 16-bit samples, 32-bit for 8-bit). Rows of both arrays have an odd
  * number of words, so the 32 lanes of a warp, which take 32 consecutive
  * rows in the horizontal pass, hit 32 different banks. */
 #include <cuda_runtime.h>
@@ -42,7 +43,7 @@ constexpr int kTileS = 64;  // output samples of a tile row
 constexpr int kNH = 8;      // outputs per item of the horizontal pass
 constexpr int kNV = 16;     // outputs per thread of the vertical pass
 constexpr int kTileH = kNV * kThreads / kTileS; // 64 rows
-constexpr int kMaxR = 32;   // widest radius built
+constexpr int kMaxR = 48;   // widest radius built
 constexpr int kStageBatch = 8; // staged samples a thread loads before it stores any
 
 /* The shared memory layout of one tile for C channels and radius R. */
@@ -55,6 +56,9 @@ template <int C, int R> struct TileShape {
     static constexpr int MID_SP = kTileS + 1; // 32-bit words an intermediate row (odd)
     static constexpr int IN_BYTES = (IN_H * IN_SP * 2 + 15) / 16 * 16;
     static constexpr int BYTES = IN_BYTES + IN_H * MID_SP * 4;
+    // Blocks an SM is built for: 2 (128 registers) where two fit in its
+    // 227 KiB of shared memory, else 1 (2-channel radius 48: 124 KiB).
+    static constexpr int MIN_BLOCKS = 2 * BYTES <= 227 * 1024 ? 2 : 1;
 };
 
 /* Taps centred in 2R + 1 (R the built radius): x[t] and y[t] weigh the
@@ -76,9 +80,18 @@ struct TilePlane {
     int tile_rows;         // tiles down the plane
 };
 
-template <int C, int R>
-__global__ void __launch_bounds__(kThreads, 2)
-blur16_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps)
+/* Vertical sums: 32 bits for 8-bit samples, 64 for 16-bit ones (blur.h's
+ * bounds). */
+template <typename T> struct TileAcc {
+    using type = uint64_t;
+};
+template <> struct TileAcc<uint8_t> {
+    using type = uint32_t;
+};
+
+template <typename T, int C, int R>
+__global__ void __launch_bounds__(kThreads, TileShape<C, R>::MIN_BLOCKS)
+blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps)
 {
     cf_pdl_begin();
     using Shape = TileShape<C, R>;
@@ -110,7 +123,7 @@ blur16_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTap
                     const int sy = cf_border_index(y0 - R + r, p.height, p.border);
                     const int sx = cf_border_index(px0 + xs / C, p.width, p.border);
                     if (sy >= 0 && sx >= 0)
-                        v[k] = (uint32_t)reinterpret_cast<const uint16_t *>(
+                        v[k] = (uint32_t)reinterpret_cast<const T *>(
                                    p.src + (size_t)sy * p.src_pitch)[(size_t)sx * C + xs % C] >>
                                p.shift;
                 }
@@ -152,23 +165,24 @@ blur16_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTap
         // start at 2^23, the rounding of cf_blur_round_v.
         const int x = tid % kTileS, r0 = tid / kTileS * kNV;
         const uint32_t *m = mid + r0 * MID_SP + x;
-        uint64_t acc[kNV];
+        using VAcc = typename TileAcc<T>::type;
+        VAcc acc[kNV];
 #pragma unroll
         for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
 #pragma unroll
         for (int t = 0; t < R; t++)
 #pragma unroll
             for (int o = 0; o < kNV; o++)
-                acc[o] += (uint64_t)taps.y[t] * (m[(o + t) * MID_SP] + m[(o + 2 * R - t) * MID_SP]);
+                acc[o] += (VAcc)taps.y[t] * (m[(o + t) * MID_SP] + m[(o + 2 * R - t) * MID_SP]);
         if (sx_out + x < samples) {
 #pragma unroll
             for (int o = 0; o < kNV; o++) {
                 const int y = y0 + r0 + o;
                 if (y >= p.height)
                     break;
-                const uint64_t sum = acc[o] + (uint64_t)taps.yc * m[(o + R) * MID_SP];
-                reinterpret_cast<uint16_t *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
-                    (uint16_t)((uint32_t)(sum >> 24) << p.shift);
+                const VAcc sum = acc[o] + (VAcc)taps.yc * m[(o + R) * MID_SP];
+                reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
+                    (T)((uint32_t)(sum >> 24) << p.shift);
             }
         }
         // The next tile's staging writes only `in`, which every thread has
@@ -185,11 +199,11 @@ uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
     return i >= 0 && i < k.size ? k.w[i] : 0u;
 }
 
-template <int C, int R>
+template <typename T, int C, int R>
 cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
 {
     constexpr int bytes = TileShape<C, R>::BYTES;
-    cudaError_t err = cf_blur_cuda::allow_shared<blur16_tile<C, R>>(bytes);
+    cudaError_t err = cf_blur_cuda::allow_shared<blur_tile<T, C, R>>(bytes);
     if (err != cudaSuccess)
         return err;
     TilePlane p = { pl.src,    pl.src_pitch, pl.dst,   pl.dst_pitch,     pl.width, pl.height,
@@ -198,18 +212,19 @@ cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStrea
     if (cols > 0x7fffffffLL)
         return cudaErrorInvalidValue;
     const dim3 grid((unsigned)cols, (unsigned)std::min(p.tile_rows, 65535));
-    return cf_launch(blur16_tile<C, R>, grid, dim3(kThreads), (size_t)bytes, stream, p, taps);
+    return cf_launch(blur_tile<T, C, R>, grid, dim3(kThreads), (size_t)bytes, stream, p, taps);
 }
 
-template <int C>
+template <typename T, int C>
 cudaError_t launch_tile_radius(int R, const TileTaps &taps, const cf_blur_plane &p,
                                cudaStream_t stream)
 {
     switch (R) {
 #define CF_TILE_CASE(r) \
-    case r: return launch_tile<C, r>(taps, p, stream);
+    case r: return launch_tile<T, C, r>(taps, p, stream);
         CF_TILE_CASE(2) CF_TILE_CASE(4) CF_TILE_CASE(6) CF_TILE_CASE(8) CF_TILE_CASE(12)
-        CF_TILE_CASE(16) CF_TILE_CASE(20) CF_TILE_CASE(24) CF_TILE_CASE(32)
+        CF_TILE_CASE(16) CF_TILE_CASE(20) CF_TILE_CASE(24) CF_TILE_CASE(32) CF_TILE_CASE(40)
+        CF_TILE_CASE(48)
 #undef CF_TILE_CASE
     }
     return cudaErrorInvalidValue;
@@ -221,7 +236,7 @@ namespace cf_blur_cuda {
 
 int tile_radius(int r)
 {
-    static const int built[] = { 2, 4, 6, 8, 12, 16, 20, 24, 32 };
+    static const int built[] = { 2, 4, 6, 8, 12, 16, 20, 24, 32, 40, 48 };
     for (int b : built)
         if (r <= b)
             return b;
@@ -236,7 +251,8 @@ bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
         !symmetric_taps(kx) || !symmetric_taps(ky))
         return false;
     for (int i = 0; i < n_planes; i++)
-        if (planes[i].sample_bytes != 2 || (planes[i].channels != 1 && planes[i].channels != 2))
+        if ((planes[i].sample_bytes != 1 && planes[i].sample_bytes != 2) ||
+            (planes[i].channels != 1 && planes[i].channels != 2))
             return false;
     return true;
 }
@@ -258,8 +274,13 @@ cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         const cf_blur_plane &p = planes[i];
         if (p.width < 1 || p.height < 1)
             continue;
-        const cudaError_t err = p.channels == 1 ? launch_tile_radius<1>(R, taps, p, stream)
-                                                : launch_tile_radius<2>(R, taps, p, stream);
+        cudaError_t err;
+        if (p.sample_bytes == 1)
+            err = p.channels == 1 ? launch_tile_radius<uint8_t, 1>(R, taps, p, stream)
+                                  : launch_tile_radius<uint8_t, 2>(R, taps, p, stream);
+        else
+            err = p.channels == 1 ? launch_tile_radius<uint16_t, 1>(R, taps, p, stream)
+                                  : launch_tile_radius<uint16_t, 2>(R, taps, p, stream);
         if (err != cudaSuccess)
             return err;
     }
