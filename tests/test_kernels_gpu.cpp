@@ -431,6 +431,9 @@ TEST(GpuExact, TallFrameBeyondGridLimit)
     // More tile rows than grid.y holds for the register kernel (5 taps: 60
     // rows a tile), so its blocks loop over tiles.
     compare_cpu_gpu("blur=sigma=0.5:border=reflect", CF_FORMAT_GRAY8, { 16, 4000000 }, rng, 16);
+    // The same for the tile method (16-bit: 64 rows a tile, 65535 x 64 =
+    // 4194240 rows in one grid).
+    compare_cpu_gpu("blur=sigma=0.5:border=replicate", CF_FORMAT_GRAY16_LE, { 8, 4300000 }, rng);
 }
 
 // 16384 x 16384 frames (1 GiB of RGBA, 2^28 pixels): byte offsets beyond
