@@ -33,6 +33,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "blur_cuda.cuh"
 
@@ -89,6 +90,92 @@ template <> struct TileAcc<uint8_t> {
     using type = uint32_t;
 };
 
+/* Whether the staged pixels px0 .. px0 + px - 1 of rows y0 - R .. y0 - R +
+ * rows - 1 all lie inside the plane (no border to fold). */
+__device__ __forceinline__ bool inside(const TilePlane &p, int px0, int y0, int px, int rows,
+                                       int R)
+{
+    return px0 >= 0 && px0 + px <= p.width && y0 - R >= 0 && y0 - R + rows <= p.height;
+}
+
+/* Stages a tile (TileShape's `in`, samples shifted down) whose rows and
+ * pixels may lie outside the plane: each sample through cf_border_index
+ * both ways. kStageBatch loads in flight per thread before their stores. */
+template <typename T, int C, int R>
+__device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0, uint16_t *in)
+{
+    using Shape = TileShape<C, R>;
+    constexpr int IN_S = Shape::IN_S, IN_SP = Shape::IN_SP, N = Shape::IN_H * IN_S;
+    constexpr int ROUNDS = (N + kThreads - 1) / kThreads;
+    const int tid = threadIdx.x;
+    for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
+        uint32_t v[kStageBatch];
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            v[k] = p.border_value;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / IN_S, xs = i - r * IN_S;
+                const int sy = cf_border_index(y0 - R + r, p.height, p.border);
+                const int sx = cf_border_index(px0 + xs / C, p.width, p.border);
+                if (sy >= 0 && sx >= 0)
+                    v[k] = (uint32_t)reinterpret_cast<const T *>(
+                               p.src + (size_t)sy * p.src_pitch)[(size_t)sx * C + xs % C] >>
+                           p.shift;
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / IN_S, xs = i - r * IN_S;
+                in[r * IN_SP + xs] = (uint16_t)v[k];
+            }
+        }
+    }
+}
+
+/* Stages a tile that lies inside the plane, rows aligned to two samples:
+ * two samples a load (R is even, so a tile's first staged sample, sample
+ * blockIdx.x * kTileS - R C of its row, is an even one) and a 32-bit store
+ * of two 16-bit words, with none of stage_folded's index folding: at small
+ * radii the staging is most of a tile's instructions. */
+template <typename T, int C, int R>
+__device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0, uint16_t *in)
+{
+    using Shape = TileShape<C, R>;
+    static_assert(R % 2 == 0, "a tile's staged samples start on an even one");
+    constexpr int IN_SP = Shape::IN_SP, ROW_PAIRS = Shape::IN_S / 2;
+    constexpr int N = Shape::IN_H * ROW_PAIRS, ROUNDS = (N + kThreads - 1) / kThreads;
+    using Pair = std::conditional_t<sizeof(T) == 2, uint32_t, uint16_t>;
+    constexpr int BITS = 8 * sizeof(T);
+    const int tid = threadIdx.x;
+    const uint8_t *base = p.src + (size_t)(y0 - R) * p.src_pitch + (size_t)px0 * C * sizeof(T);
+    for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
+        uint32_t v[kStageBatch];
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            v[k] = 0;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
+                v[k] = __ldg(reinterpret_cast<const Pair *>(base + (size_t)r * p.src_pitch +
+                                                            (size_t)xp * 2 * sizeof(T)));
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
+                const uint32_t lo = (v[k] & ((1u << BITS) - 1)) >> p.shift;
+                const uint32_t hi = (v[k] >> BITS) >> p.shift;
+                *reinterpret_cast<uint32_t *>(in + r * IN_SP + 2 * xp) = lo | hi << 16;
+            }
+        }
+    }
+}
+
 template <typename T, int C, int R>
 __global__ void __launch_bounds__(kThreads, TileShape<C, R>::MIN_BLOCKS)
 blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps)
@@ -97,8 +184,6 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
     using Shape = TileShape<C, R>;
     constexpr int IN_H = Shape::IN_H, IN_S = Shape::IN_S, IN_SP = Shape::IN_SP;
     constexpr int MID_SP = Shape::MID_SP;
-    constexpr int N_STAGED = IN_H * IN_S;
-    constexpr int STAGE_ROUNDS = (N_STAGED + kThreads - 1) / kThreads;
     constexpr int GROUPS = kTileS / kNH; // horizontal items a staged row
     static_assert(kTileS % (kNH * C) == 0, "whole groups of pixels a tile row");
     extern __shared__ __align__(16) uint8_t smem[];
@@ -108,35 +193,13 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
     const int px0 = blockIdx.x * (kTileS / C) - R; // first staged pixel
     const int samples = p.width * C;
     const int sx_out = blockIdx.x * kTileS;        // first output sample
+    const bool src_aligned = ((uintptr_t)p.src | p.src_pitch) % (2 * sizeof(T)) == 0;
     for (int ty = blockIdx.y; ty < p.tile_rows; ty += gridDim.y) {
         const int y0 = ty * kTileH;
-        // Stage: rows y0 - R .., pixels px0 .., border folded; kStageBatch
-        // loads in flight per thread before their stores.
-        for (int b0 = 0; b0 < STAGE_ROUNDS; b0 += kStageBatch) {
-            uint32_t v[kStageBatch];
-#pragma unroll
-            for (int k = 0; k < kStageBatch; k++) {
-                const int i = tid + (b0 + k) * kThreads;
-                v[k] = p.border_value;
-                if (b0 + k < STAGE_ROUNDS && i < N_STAGED) {
-                    const int r = i / IN_S, xs = i - r * IN_S;
-                    const int sy = cf_border_index(y0 - R + r, p.height, p.border);
-                    const int sx = cf_border_index(px0 + xs / C, p.width, p.border);
-                    if (sy >= 0 && sx >= 0)
-                        v[k] = (uint32_t)reinterpret_cast<const T *>(
-                                   p.src + (size_t)sy * p.src_pitch)[(size_t)sx * C + xs % C] >>
-                               p.shift;
-                }
-            }
-#pragma unroll
-            for (int k = 0; k < kStageBatch; k++) {
-                const int i = tid + (b0 + k) * kThreads;
-                if (b0 + k < STAGE_ROUNDS && i < N_STAGED) {
-                    const int r = i / IN_S, xs = i - r * IN_S;
-                    in[r * IN_SP + xs] = (uint16_t)v[k];
-                }
-            }
-        }
+        if (src_aligned && inside(p, px0, y0, IN_S / C, IN_H, R))
+            stage_inside<T, C, R>(p, px0, y0, in);
+        else
+            stage_folded<T, C, R>(p, px0, y0, in);
         __syncthreads();
         // Horizontal: item i is staged row i % IN_H (lanes on consecutive
         // rows), group g = i / IN_H: channel g % C of the kNH pixels from
