@@ -295,7 +295,7 @@ void find_blur_hook()
 
 const char *method_name(int m)
 {
-    return m == 1 ? "reg" : m == 2 ? "sep" : "-";
+    return m == 1 ? "reg" : m == 2 ? "sep" : m == 3 ? "tile" : "-";
 }
 
 // The floor of a blur's arithmetic, ms, for the method that ran, counted
@@ -304,12 +304,14 @@ const char *method_name(int m)
 // tap alone) and the vertical ones one IMAD each, the two interleaved on
 // one pipe (the "IMAD and DP2A interleaved" ceiling); sep, the symmetric
 // taps paired, one IMAD a pair plus the centre each way (their adds run
-// on the integer pipe beside it, not counted), at the IMAD ceiling. An
+// on the integer pipe beside it, not counted), at the IMAD ceiling; tile
+// (16-bit, one pass) counted as sep (its vertical IMADs are 64-bit wide,
+// its apron rows not counted). An
 // older library (no hook): counted as reg. Not counted: apron rows a tile
 // computes twice, zero taps a padded kernel runs.
 double blur_op_floor(int method, int kx, int ky, double samples, const Ceilings &c)
 {
-    if (method == 2)
+    if (method == 2 || method == 3)
         return (kx / 2 + 1 + ky / 2 + 1) * samples / (c.imad_gops * 1e6);
     return ((kx + 1) / 2 + ky) * samples / (c.mixed_gops * 1e6);
 }
@@ -513,7 +515,7 @@ int main(int argc, char **argv)
             const double samples = (double)frame_bytes(b.f, bw, bh) / fi->sample_bytes;
             std::vector<int> methods = { 0 };
             if (g_methods && g_hook.force)
-                methods.insert(methods.end(), { 1, 2 });
+                methods.insert(methods.end(), { 1, 2, 3 });
             for (int m : methods) {
                 if (g_hook.force)
                     g_hook.force(m, true);

@@ -6,6 +6,13 @@
  *     horizontal tap below 65536. Both passes of a tile in shared memory,
  *     outputs from windows of registers, every plane in one launch; the
  *     fastest for small kernels (no intermediate plane in device memory).
+ *   tile (blur_tile.cu): planes of 1 or 2 channels, 8- or 16-bit
+ *     (GRAY16, P010, I420_10LE; GRAY8, NV12, I420), kernels of radius up
+ *     to 48 either way, symmetric taps.
+ *     Both passes of a tile in shared memory, the symmetric taps paired,
+ *     windows of registers, one launch a plane: no intermediate plane in
+ *     device memory (the 16-bit fast path; reg's DP2A pairs need 8-bit
+ *     samples).
  *   sep (blur_sep.cu): everything the element takes (1-4 channels, 8 and
  *     16 bits, kernels up to 1025 taps each way, unequal radii). Two
  *     passes through the scratch plane, each from shared memory or L1 with
@@ -19,6 +26,8 @@
 #define CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
 
 #include <cuda_runtime.h>
+
+#include <atomic>
 
 #include "blur.h"
 #include "launch.cuh"
@@ -41,6 +50,24 @@ bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
              int n_planes, bool split, cudaStream_t stream, cudaError_t *err);
 
+/* The radius the tile method runs a kernel of radius r on (the smallest
+ * built one at least r), or 0 past 48. */
+int tile_radius(int r);
+
+/* Whether the tile method takes these planes and kernels. Pure host
+ * arithmetic. */
+bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+                int n_planes);
+
+/* Queues the tile method on stream, one launch a plane. Returns the first
+ * launch error; cudaErrorInvalidValue when it does not take the frame. */
+cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                     const cf_blur_plane *planes, int n_planes, cudaStream_t stream);
+
+/* Whether kernel k's taps are symmetric (w[t] == w[size - 1 - t]), which
+ * the methods that pair taps need (cf_blur_make_kernel's always are). */
+bool symmetric_taps(const cf_blur_kernel &k);
+
 /* Whether the two-pass method takes these planes and kernels: 1-4
  * channels, 1- or 2-byte samples, symmetric taps. */
 bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
@@ -53,6 +80,22 @@ bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
                     cudaStream_t stream);
+
+/* Raises Kernel's dynamic shared memory limit to `bytes` the first time a
+ * launch needs more than the default 48 KiB (and again only for more).
+ * Thread-safe (two threads may both raise it, to the same effect). */
+template <auto Kernel>
+cudaError_t allow_shared(size_t bytes)
+{
+    static std::atomic<size_t> allowed{ 48 * 1024 };
+    if (bytes <= allowed.load(std::memory_order_relaxed))
+        return cudaSuccess;
+    const cudaError_t err =
+        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (err == cudaSuccess)
+        allowed.store(bytes, std::memory_order_relaxed);
+    return err;
+}
 
 } // namespace cf_blur_cuda
 

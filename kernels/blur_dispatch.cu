@@ -12,16 +12,32 @@ namespace {
 /* The dispatch table, first row that takes the frame wins: the register
  * method for 8-bit frames whose larger radius is at most max_radius (where
  * both take a frame it is 2.2x to 10x faster than the two-pass method:
- * cf-bench --methods, H200, bench/results/2026-12-01-h200-s15-17-*), else
+ * cf-bench --methods, H200, bench/results/2026-12-01-h200-s15-17-*); the
+ * tile method for 16-bit frames of 1-2 channels a plane up to radius 32
+ * (no intermediate plane in device memory, where the two-pass method pays
+ * a fixed 0.17 ms a 4K P010 frame; it also takes 8-bit frames and radii
+ * up to 48, which the table gives it only where measured faster); else
  * the two-pass method, which takes every frame the element accepts. */
 struct Row {
     cf_blur_method method;
     int max_radius;
+    int sample_bytes; // of every plane; 0: any
 };
 constexpr Row kTable[] = {
-    { CF_BLUR_METHOD_REG, 24 },
-    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2 },
+    { CF_BLUR_METHOD_REG, 24, 1 },
+    { CF_BLUR_METHOD_TILE, 32, 2 },
+    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0 },
 };
+
+bool row_fits(const Row &row, int r, const cf_blur_plane *planes, int n_planes)
+{
+    if (r > row.max_radius)
+        return false;
+    for (int i = 0; row.sample_bytes != 0 && i < n_planes; i++)
+        if (planes[i].sample_bytes != row.sample_bytes)
+            return false;
+    return true;
+}
 
 std::atomic<int> g_forced{ CF_BLUR_METHOD_AUTO };
 std::atomic<bool> g_split{ true };
@@ -33,11 +49,20 @@ bool takes(cf_blur_method m, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
     switch (m) {
     case CF_BLUR_METHOD_REG: return cf_blur_cuda::reg_takes(kx, ky, planes, n_planes);
     case CF_BLUR_METHOD_SEP: return cf_blur_cuda::sep_takes(kx, ky, planes, n_planes);
+    case CF_BLUR_METHOD_TILE: return cf_blur_cuda::tile_takes(kx, ky, planes, n_planes);
     default: return false;
     }
 }
 
 } // namespace
+
+bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
+{
+    for (int t = 0; t < k.size / 2; t++)
+        if (k.w[t] != k.w[k.size - 1 - t])
+            return false;
+    return true;
+}
 
 extern "C" const char *cf_blur_method_name(cf_blur_method method)
 {
@@ -45,6 +70,7 @@ extern "C" const char *cf_blur_method_name(cf_blur_method method)
     case CF_BLUR_METHOD_AUTO: return "auto";
     case CF_BLUR_METHOD_REG: return "reg";
     case CF_BLUR_METHOD_SEP: return "sep";
+    case CF_BLUR_METHOD_TILE: return "tile";
     }
     return "?";
 }
@@ -65,7 +91,7 @@ extern "C" cf_blur_method cf_blur_cuda_pick(const cf_blur_kernel *kx, const cf_b
 {
     const int r = std::max(kx->size, ky->size) / 2;
     for (const Row &row : kTable)
-        if (r <= row.max_radius && takes(row.method, *kx, *ky, planes, n_planes))
+        if (row_fits(row, r, planes, n_planes) && takes(row.method, *kx, *ky, planes, n_planes))
             return row.method;
     return CF_BLUR_METHOD_AUTO;
 }
@@ -98,6 +124,12 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
                               s, &err)) {
         t_last = m;
         return CF_CUDA_CHECK(err);
+    }
+    if (m == CF_BLUR_METHOD_TILE) {
+        const cf_status st = CF_CUDA_CHECK(cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, s));
+        if (st == CF_OK)
+            t_last = m;
+        return st;
     }
     if (m == CF_BLUR_METHOD_REG && forced == CF_BLUR_METHOD_REG)
         return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT,

@@ -1,6 +1,7 @@
 /* CUDA blur, two-pass method (blur_cuda.cuh): any plane the element takes,
  * kernels up to 1025 taps each way, the radii independent. Arithmetic of
- * blur.h; 32-bit intermediates in the scratch plane for every depth.
+ * blur.h; intermediates in the scratch plane of 16 bits for 8-bit samples
+ * and of 32 bits for 16-bit ones (SepTypes).
  *
  * The taps are symmetric (w[t] = w[K-1-t], cf_blur_make_kernel), so each
  * pass sums w[t] * (p[-R+t] + p[R-t]) over the R pairs plus the centre:
@@ -29,7 +30,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <atomic>
 
 #include "blur_cuda.cuh"
 
@@ -40,6 +40,7 @@ constexpr int kChunk = 8; // tap pairs per unrolled step (a multiple of 8: the s
 constexpr int kMaxPairs = (CF_BLUR_MAX_KSIZE / 2 + kChunk - 1) / kChunk * kChunk;
 constexpr int kColWarps = 8; // warps of a columns block, stacked down the rows
 constexpr int kColRows = kOut * kColWarps;
+constexpr int kStageBatch = 8; // staged samples a thread of a rows block loads before storing
 
 /* One direction's taps, paired: w[t] weighs samples -R+t and R-t (t < R),
  * zeros up to `pairs` (R rounded up to kChunk), centre weighs sample 0. */
@@ -88,20 +89,28 @@ __host__ __device__ constexpr int rows_channel_words(int C, int R)
 template <typename T> struct SepTypes;
 template <> struct SepTypes<uint8_t> {
     using VAcc = uint32_t; // vertical sums (blur.h bounds)
+    // Intermediates: (sum + 2^7) >> 8 <= 65280 for 8-bit samples (blur.h),
+    // so 16 bits hold them, which halves the scratch plane's traffic.
+    using Mid = uint16_t;
     static constexpr int VC = 4; // samples per thread of the columns pass
 };
 template <> struct SepTypes<uint16_t> {
     using VAcc = uint64_t;
+    using Mid = uint32_t;
     static constexpr int VC = 2;
 };
 
+/* Three blocks an SM (at most 80 registers; none spilled, ptxas -v for
+ * sm_90): a block is one row, so the blocks in flight are what hides the
+ * memory latency of this pass. */
 template <typename T, int C>
-__global__ void __launch_bounds__(256, 2)
-sep_rows(const uint8_t *__restrict__ src, size_t src_pitch, uint32_t *__restrict__ tmp,
-         size_t tmp_pitch, int width, int height, int border, uint32_t border_value, int shift,
-         const __grid_constant__ SepTaps taps)
+__global__ void __launch_bounds__(256, 3)
+sep_rows(const uint8_t *__restrict__ src, size_t src_pitch,
+         typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch, int width, int height,
+         int border, uint32_t border_value, int shift, const __grid_constant__ SepTaps taps)
 {
     cf_pdl_begin();
+    using Mid = typename SepTypes<T>::Mid;
     extern __shared__ uint32_t sh[];
     constexpr int G = rows_lanes(C), SEG = kOut * G;
     const int R = taps.r, tid = threadIdx.x;
@@ -109,26 +118,41 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch, uint32_t *__restrict
     const int arr = rows_array_words(C, R), chw = rows_channel_words(C, R);
     const int x0 = blockIdx.x * SEG;
     const int samples = width * C;
-    const size_t tp = tmp_pitch / sizeof(uint32_t);
+    const size_t tp = tmp_pitch / sizeof(Mid);
     if (border == CF_BORDER_CONSTANT && blockIdx.y == 0) {
         // The constant row below the plane, for the columns pass.
-        uint32_t *row = tmp + (size_t)height * tp;
+        Mid *row = tmp + (size_t)height * tp;
         for (int k = tid; k < SEG * C; k += G * C)
             if (x0 * C + k < samples)
-                row[x0 * C + k] = border_value << 8;
+                row[x0 * C + k] = (Mid)(border_value << 8);
     }
     const int c = tid / G, l = tid - c * G; // this thread: channel c, pixels x0 + 8l ..
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
         const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch);
         // Stage: pixel x0 - R + i of channel ch at fwd[skew(i)] and
-        // rev[skew(n_staged - 1 - i)]; kChunk zeros after each.
-        for (int k = tid; k < n_staged * C; k += G * C) {
-            const int i = k / C, ch = k - i * C;
-            const int sx = cf_border_index(x0 - R + i, width, border);
-            const uint32_t v = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
-            uint32_t *f = sh + ch * chw;
-            f[skew(i)] = v;
-            f[arr + skew(n_staged - 1 - i)] = v;
+        // rev[skew(n_staged - 1 - i)]; kChunk zeros after each. A thread
+        // issues kStageBatch loads before it stores any, so their latencies
+        // overlap (a load then its store, one at a time, made the staging
+        // of a row several memory latencies long: most of this pass's time
+        // at small radii, a block being one row).
+        const int n_items = n_staged * C;
+        for (int k0 = tid; k0 < n_items; k0 += kStageBatch * G * C) {
+            uint32_t v[kStageBatch];
+#pragma unroll
+            for (int b = 0; b < kStageBatch; b++) {
+                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
+                const int sx = k < n_items ? cf_border_index(x0 - R + i, width, border) : -1;
+                v[b] = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
+            }
+#pragma unroll
+            for (int b = 0; b < kStageBatch; b++) {
+                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
+                if (k < n_items) {
+                    uint32_t *f = sh + ch * chw;
+                    f[skew(i)] = v[b];
+                    f[arr + skew(n_staged - 1 - i)] = v[b];
+                }
+            }
         }
         for (int k = tid; k < kChunk * C; k += G * C) {
             uint32_t *f = sh + (k / kChunk) * chw;
@@ -164,11 +188,11 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch, uint32_t *__restrict
             for (int o = 0; o < kOut; o++) sh[c * chw + 9 * l + o] = acc[o] >> 8;
         }
         __syncthreads();
-        uint32_t *out = tmp + (size_t)y * tp + (size_t)x0 * C;
+        Mid *out = tmp + (size_t)y * tp + (size_t)x0 * C;
         for (int k = tid; k < SEG * C; k += G * C) {
             const int i = k / C, ch = k - i * C;
             if (x0 * C + k < samples)
-                out[k] = sh[ch * chw + skew(i)];
+                out[k] = (Mid)sh[ch * chw + skew(i)];
         }
         __syncthreads();
     }
@@ -176,17 +200,20 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch, uint32_t *__restrict
 
 template <typename T>
 __global__ void __launch_bounds__(32 * kColWarps, 2)
-sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict__ dst,
-         size_t dst_pitch, int samples, int height, int border, int shift,
-         const __grid_constant__ SepTaps taps)
+sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
+         uint8_t *__restrict__ dst, size_t dst_pitch, int samples, int height, int border,
+         int shift, const __grid_constant__ SepTaps taps)
 {
     cf_pdl_begin();
     using VAcc = typename SepTypes<T>::VAcc;
+    using Mid = typename SepTypes<T>::Mid;
     constexpr int VC = SepTypes<T>::VC;
-    extern __shared__ const uint32_t *rows[]; // input row y0 - R - kChunk + k, column 0
+    extern __shared__ const void *row_table[];
+    // Input row y0 - R - kChunk + k, column 0.
+    const Mid **rows = reinterpret_cast<const Mid **>(row_table);
     const int R = taps.r, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     const int n_rows = kColRows + 2 * R + 2 * kChunk;
-    const size_t tp = tmp_pitch / sizeof(uint32_t);
+    const size_t tp = tmp_pitch / sizeof(Mid);
     const int x = blockIdx.x * 32 * VC + VC * lane;
     // Lanes past the row read its last whole group (inside the pitch) and
     // store nothing.
@@ -205,9 +232,10 @@ sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict
 #pragma unroll
             for (int v = 0; v < VC; v++) acc[o][v] = 0;
         auto load = [&](int k, uint32_t *v) {
-            if constexpr (VC == 4) {
-                const uint4 q = __ldg(reinterpret_cast<const uint4 *>(rows[k] + xl));
-                v[0] = q.x, v[1] = q.y, v[2 % VC] = q.z, v[3 % VC] = q.w;
+            if constexpr (VC == 4) { // 4 16-bit intermediates
+                const uint2 q = __ldg(reinterpret_cast<const uint2 *>(rows[k] + xl));
+                v[0] = q.x & 0xffffu, v[1] = q.x >> 16, v[2 % VC] = q.y & 0xffffu,
+                v[3 % VC] = q.y >> 16;
             } else {
                 const uint2 q = __ldg(reinterpret_cast<const uint2 *>(rows[k] + xl));
                 v[0] = q.x, v[1] = q.y;
@@ -255,33 +283,18 @@ sep_cols(const uint32_t *__restrict__ tmp, size_t tmp_pitch, uint8_t *__restrict
     }
 }
 
-/* Raises a kernel's dynamic shared memory limit to `bytes` the first time
- * a launch needs more than the default 48 KiB (and again only for more). */
-template <auto Kernel>
-cudaError_t allow_shared(size_t bytes)
-{
-    static std::atomic<size_t> allowed{ 48 * 1024 };
-    if (bytes <= allowed.load(std::memory_order_relaxed))
-        return cudaSuccess;
-    const cudaError_t err =
-        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    if (err == cudaSuccess)
-        allowed.store(bytes, std::memory_order_relaxed);
-    return err;
-}
-
 unsigned grid_y(long long n)
 {
     return (unsigned)std::min<long long>(n, 65535);
 }
 
 template <typename T, int C>
-cudaError_t launch_rows(const SepTaps &taps, const cf_blur_plane &p, uint32_t *tmp,
-                        size_t tmp_pitch, cudaStream_t stream)
+cudaError_t launch_rows(const SepTaps &taps, const cf_blur_plane &p,
+                        typename SepTypes<T>::Mid *tmp, size_t tmp_pitch, cudaStream_t stream)
 {
     constexpr int G = rows_lanes(C), SEG = kOut * G;
     const size_t shared = (size_t)C * rows_channel_words(C, taps.r) * sizeof(uint32_t);
-    cudaError_t err = allow_shared<sep_rows<T, C>>(shared);
+    cudaError_t err = cf_blur_cuda::allow_shared<sep_rows<T, C>>(shared);
     if (err != cudaSuccess)
         return err;
     const dim3 grid((unsigned)((p.width + SEG - 1) / SEG), grid_y(p.height));
@@ -290,9 +303,11 @@ cudaError_t launch_rows(const SepTaps &taps, const cf_blur_plane &p, uint32_t *t
 }
 
 template <typename T>
-cudaError_t sep_plane(const SepTaps &tx, const SepTaps &ty, const cf_blur_plane &p, uint32_t *tmp,
-                      size_t tmp_pitch, cudaStream_t stream)
+cudaError_t sep_plane(const SepTaps &tx, const SepTaps &ty, const cf_blur_plane &p,
+                      void *scratch, size_t tmp_pitch, cudaStream_t stream)
 {
+    using Mid = typename SepTypes<T>::Mid;
+    Mid *tmp = static_cast<Mid *>(scratch);
     cudaError_t err = cudaErrorInvalidValue;
     switch (p.channels) {
     case 1: err = launch_rows<T, 1>(tx, p, tmp, tmp_pitch, stream); break;
@@ -305,22 +320,14 @@ cudaError_t sep_plane(const SepTaps &tx, const SepTaps &ty, const cf_blur_plane 
     constexpr int VC = SepTypes<T>::VC;
     const int samples = p.width * p.channels;
     const size_t shared = (size_t)(kColRows + 2 * ty.r + 2 * kChunk) * sizeof(uint32_t *);
-    err = allow_shared<sep_cols<T>>(shared);
+    err = cf_blur_cuda::allow_shared<sep_cols<T>>(shared);
     if (err != cudaSuccess)
         return err;
     const dim3 grid((unsigned)((samples + 32 * VC - 1) / (32 * VC)),
                     grid_y((p.height + kColRows - 1) / kColRows));
     return cf_launch(sep_cols<T>, grid, dim3(32 * kColWarps), shared, stream,
-                     (const uint32_t *)tmp, tmp_pitch, p.dst, p.dst_pitch, samples, p.height,
+                     (const Mid *)tmp, tmp_pitch, p.dst, p.dst_pitch, samples, p.height,
                      p.border, p.shift, ty);
-}
-
-bool symmetric(const cf_blur_kernel &k)
-{
-    for (int t = 0; t < k.size / 2; t++)
-        if (k.w[t] != k.w[k.size - 1 - t])
-            return false;
-    return true;
 }
 
 } // namespace
@@ -331,7 +338,7 @@ bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
                int n_planes)
 {
     if (kx.size < 1 || ky.size < 1 || kx.size > CF_BLUR_MAX_KSIZE || ky.size > CF_BLUR_MAX_KSIZE ||
-        kx.size % 2 == 0 || ky.size % 2 == 0 || !symmetric(kx) || !symmetric(ky))
+        kx.size % 2 == 0 || ky.size % 2 == 0 || !symmetric_taps(kx) || !symmetric_taps(ky))
         return false;
     for (int i = 0; i < n_planes; i++)
         if (planes[i].channels < 1 || planes[i].channels > 4 ||
@@ -351,8 +358,8 @@ cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
             continue;
         const cudaError_t err =
             p.sample_bytes == 1
-                ? sep_plane<uint8_t>(tx, ty, p, (uint32_t *)tmp, tmp_pitch, stream)
-                : sep_plane<uint16_t>(tx, ty, p, (uint32_t *)tmp, tmp_pitch, stream);
+                ? sep_plane<uint8_t>(tx, ty, p, tmp, tmp_pitch, stream)
+                : sep_plane<uint16_t>(tx, ty, p, tmp, tmp_pitch, stream);
         if (err != cudaSuccess)
             return err;
     }

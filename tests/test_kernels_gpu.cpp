@@ -287,6 +287,37 @@ TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
     }
 }
 
+TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
+{
+    // The tile method forced on each format of 1-2 channels a plane (16-
+    // and 8-bit), at every built radius (2..48) and radii between them (run
+    // among zero taps), every border, frames of several tiles each way (64
+    // samples by 64 rows) with odd sizes so the last tiles are partial,
+    // 16-byte aligned rows or not.
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(1720);
+    const cf_format formats[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE,
+                                  CF_FORMAT_GRAY8,     CF_FORMAT_NV12,      CF_FORMAT_I420 };
+    int i = 0;
+    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 19, 20, 23, 24, 29, 32, 36, 40, 44, 48 }) {
+        Size s = { 2 * (3 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
+                   2 * (2 * 64 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
+        std::string text = "blur=sigma=" + std::to_string(0.3 + r / 4.0) +
+                           ":kernel-size=" + std::to_string(2 * r + 1) + ":border=" +
+                           kBorders[i % 4] + ":border-value=" + std::to_string(rng() % 1100);
+        compare_with_method(CF_BLUR_METHOD_TILE, text, formats[i % 6], s, rng, i % 4 < 2 ? 16 : 0);
+        i++;
+    }
+    // Random sigmas (unequal half the time), sizes (tiny, narrower or
+    // shorter than the kernel, several tiles), borders: radii up to 48.
+    for (int k = 0; k < 36; k++) {
+        const cf_format fmt = formats[k % 6];
+        compare_with_method(CF_BLUR_METHOD_TILE,
+                            random_blur(rng, 48, cf_format_get_info(fmt)->depth), fmt,
+                            random_size(rng, 48), rng, k % 3 == 0 ? 16 : 0);
+    }
+}
+
 TEST(GpuExact, BlurMethodsSmallFrames)
 {
     // A few small frames per method (the sanitizer run: compute-sanitizer
@@ -301,6 +332,12 @@ TEST(GpuExact, BlurMethodsSmallFrames)
         compare_with_method(CF_BLUR_METHOD_SEP,
                             random_blur(rng, i < 3 ? 24 : 200, cf_format_get_info(fmt)->depth),
                             fmt, { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) }, rng);
+        const cf_format tile_formats[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE,
+                                           CF_FORMAT_NV12 };
+        compare_with_method(CF_BLUR_METHOD_TILE,
+                            random_blur(rng, 48, cf_format_get_info(tile_formats[i % 3])->depth),
+                            tile_formats[i % 3], { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) },
+                            rng);
     }
 }
 
@@ -315,6 +352,17 @@ TEST(GpuExact, BlurForcedMethodThatDoesNotTakeTheFrameFails)
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_UNSUPPORTED_FORMAT);
     EXPECT_NE(std::string(cf_last_error()).find("reg"), std::string::npos) << cf_last_error();
+    cf_filter_free(&f);
+    cf_frame_free(&src);
+    cf_frame_free(&dst);
+    // The tile method takes no plane of more than 2 channels.
+    cf_blur_cuda_force(CF_BLUR_METHOD_TILE, true);
+    CF_ASSERT_OK(cf_frame_alloc(&src, CF_FORMAT_RGBA, 32, 16, CF_MEMORY_DEVICE));
+    CF_ASSERT_OK(cf_frame_alloc(&dst, CF_FORMAT_RGBA, 32, 16, CF_MEMORY_DEVICE));
+    f = cf_filter_new("blur");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_UNSUPPORTED_FORMAT);
+    EXPECT_NE(std::string(cf_last_error()).find("tile"), std::string::npos) << cf_last_error();
     cf_filter_free(&f);
     cf_frame_free(&src);
     cf_frame_free(&dst);
@@ -339,7 +387,13 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 16, 16, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 48
         { 8, 16, 4, 1, 1, CF_BLUR_METHOD_SEP },
         { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
-        { 2, 2, 1, 2, 2, CF_BLUR_METHOD_SEP },    // P010: 16-bit samples
+        { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
+        { 8, 8, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 65 taps: radius 32
+        { 8, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // unequal radii: padded
+        { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_TILE }, // 16-bit, one tap of 65536
+        { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
+        { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
+        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_SEP },  // NV12, radius 36
         { 2, 2, 3, 1, 1, CF_BLUR_METHOD_SEP },    // RGB: 3 channels
         { 0.01, 0.01, 1, 1, 1, CF_BLUR_METHOD_SEP }, // one tap of 65536
     };
@@ -377,6 +431,9 @@ TEST(GpuExact, TallFrameBeyondGridLimit)
     // More tile rows than grid.y holds for the register kernel (5 taps: 60
     // rows a tile), so its blocks loop over tiles.
     compare_cpu_gpu("blur=sigma=0.5:border=reflect", CF_FORMAT_GRAY8, { 16, 4000000 }, rng, 16);
+    // The same for the tile method (16-bit: 64 rows a tile, 65535 x 64 =
+    // 4194240 rows in one grid).
+    compare_cpu_gpu("blur=sigma=0.5:border=replicate", CF_FORMAT_GRAY16_LE, { 8, 4300000 }, rng);
 }
 
 // 16384 x 16384 frames (1 GiB of RGBA, 2^28 pixels): byte offsets beyond

@@ -1,0 +1,353 @@
+/* CUDA blur, tile method (blur_cuda.cuh): planes of 1 or 2 channels, 8-
+ * or 16-bit samples (GRAY16, P010, I420_10LE; GRAY8, NV12, I420), kernels
+ * of radius up to 48 either way, both passes of a tile in shared memory,
+ * one launch a plane. The radii built are 2, 4, 6, 8, 12, 16, 20, 24 and
+ * 32 (the radii of OpenCV's 16-bit kernel sizes, round(8 sigma + 1) | 1,
+ * for sigma 0.5, 1, 1.5, 2, 3, 4, 5, 6 and 8), 40 and 48 (8-bit sigma 12
+ * and 16: radius 36 and 48); a kernel of another radius, and unequal
+ * horizontal and vertical radii, run on the next built radius with their
+ * taps centred among zero weights (a zero tap adds 0: the same sums).
+ *
+ * Why: the two-pass method writes and reads a 32-bit intermediate plane
+ * in device memory and pays two launches a plane, about 0.17 ms a 4K P010
+ * frame at any radius (bench/results/2026-12-01-h200-s15-17-blur-sweep.md);
+ * here the intermediates of a tile stay in shared memory.
+ *
+ * Arithmetic of blur.h, as the reference does it. The taps are symmetric
+ * (w[t] = w[2R - t], cf_blur_make_kernel; centring keeps it), so each pass
+ * sums w[t] * (p[t] + p[2R - t]) over the R pairs plus the centre: one
+ * multiply-add a pair. Those are the very integers of the tap-by-tap sum:
+ * unsigned arithmetic is exact modulo 2^32 (horizontal) and 2^64
+ * (vertical), and blur.h's bounds keep the true sums below either.
+ *
+ * A block (kThreads threads) makes a tile of kTileS samples (kTileS / C
+ * pixels) by kTileH rows. It stages the tile and R pixels on every side
+ * (borders folded; samples shifted down, as 16-bit words whatever their size) in shared
+ * memory; the horizontal pass makes kNH outputs of one channel of one
+ * staged row per item from a window of the row, into 32-bit intermediates
+ * in shared memory (the tile's columns and all kTileH + 2R rows); the
+ * vertical pass kNV rows of one sample column per thread from a window of
+ * the intermediates (64-bit sums for 16-bit samples, 32-bit for 8-bit). Rows of both arrays have an odd
+ * number of words, so the 32 lanes of a warp, which take 32 consecutive
+ * rows in the horizontal pass, hit 32 different banks. */
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <type_traits>
+
+#include "blur_cuda.cuh"
+
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kTileS = 64;  // output samples of a tile row
+constexpr int kNH = 8;      // outputs per item of the horizontal pass
+constexpr int kNV = 16;     // outputs per thread of the vertical pass
+constexpr int kTileH = kNV * kThreads / kTileS; // 64 rows
+constexpr int kMaxR = 48;   // widest radius built
+constexpr int kStageBatch = 8; // staged samples a thread loads before it stores any
+
+/* The shared memory layout of one tile for C channels and radius R. */
+template <int C, int R> struct TileShape {
+    static_assert(C == 1 || C == 2, "1 or 2 channels");
+    static constexpr int IN_H = kTileH + 2 * R;  // staged rows
+    static constexpr int IN_S = kTileS + 2 * R * C; // staged samples a row
+    // 16-bit words a staged row: IN_SP % 4 == 2, an odd number of 32-bit words.
+    static constexpr int IN_SP = (IN_S + 3) / 4 * 4 + 2;
+    static constexpr int MID_SP = kTileS + 1; // 32-bit words an intermediate row (odd)
+    static constexpr int IN_BYTES = (IN_H * IN_SP * 2 + 15) / 16 * 16;
+    static constexpr int BYTES = IN_BYTES + IN_H * MID_SP * 4;
+    // Blocks an SM is built for: 2 (128 registers) where two fit in its
+    // 227 KiB of shared memory, else 1 (2-channel radius 48: 124 KiB).
+    static constexpr int MIN_BLOCKS = 2 * BYTES <= 227 * 1024 ? 2 : 1;
+};
+
+/* Taps centred in 2R + 1 (R the built radius): x[t] and y[t] weigh the
+ * pair of samples t and 2R - t (t < R), xc and yc the centre. */
+struct TileTaps {
+    uint32_t x[kMaxR], y[kMaxR];
+    uint32_t xc, yc;
+};
+
+/* One plane of a launch. */
+struct TilePlane {
+    const uint8_t *src;
+    size_t src_pitch; // bytes
+    uint8_t *dst;
+    size_t dst_pitch; // bytes
+    int width, height; // pixels
+    int border, shift;
+    uint32_t border_value; // sample units, after the shift
+    int tile_rows;         // tiles down the plane
+};
+
+/* Vertical sums: 32 bits for 8-bit samples, 64 for 16-bit ones (blur.h's
+ * bounds). */
+template <typename T> struct TileAcc {
+    using type = uint64_t;
+};
+template <> struct TileAcc<uint8_t> {
+    using type = uint32_t;
+};
+
+/* Whether the staged pixels px0 .. px0 + px - 1 of rows y0 - R .. y0 - R +
+ * rows - 1 all lie inside the plane (no border to fold). */
+__device__ __forceinline__ bool inside(const TilePlane &p, int px0, int y0, int px, int rows,
+                                       int R)
+{
+    return px0 >= 0 && px0 + px <= p.width && y0 - R >= 0 && y0 - R + rows <= p.height;
+}
+
+/* Stages a tile (TileShape's `in`, samples shifted down) whose rows and
+ * pixels may lie outside the plane: each sample through cf_border_index
+ * both ways. kStageBatch loads in flight per thread before their stores. */
+template <typename T, int C, int R>
+__device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0, uint16_t *in)
+{
+    using Shape = TileShape<C, R>;
+    constexpr int IN_S = Shape::IN_S, IN_SP = Shape::IN_SP, N = Shape::IN_H * IN_S;
+    constexpr int ROUNDS = (N + kThreads - 1) / kThreads;
+    const int tid = threadIdx.x;
+    for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
+        uint32_t v[kStageBatch];
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            v[k] = p.border_value;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / IN_S, xs = i - r * IN_S;
+                const int sy = cf_border_index(y0 - R + r, p.height, p.border);
+                const int sx = cf_border_index(px0 + xs / C, p.width, p.border);
+                if (sy >= 0 && sx >= 0)
+                    v[k] = (uint32_t)reinterpret_cast<const T *>(
+                               p.src + (size_t)sy * p.src_pitch)[(size_t)sx * C + xs % C] >>
+                           p.shift;
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / IN_S, xs = i - r * IN_S;
+                in[r * IN_SP + xs] = (uint16_t)v[k];
+            }
+        }
+    }
+}
+
+/* Stages a tile that lies inside the plane, rows aligned to two samples:
+ * two samples a load (R is even, so a tile's first staged sample, sample
+ * blockIdx.x * kTileS - R C of its row, is an even one) and a 32-bit store
+ * of two 16-bit words, with none of stage_folded's index folding: at small
+ * radii the staging is most of a tile's instructions. */
+template <typename T, int C, int R>
+__device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0, uint16_t *in)
+{
+    using Shape = TileShape<C, R>;
+    static_assert(R % 2 == 0, "a tile's staged samples start on an even one");
+    constexpr int IN_SP = Shape::IN_SP, ROW_PAIRS = Shape::IN_S / 2;
+    constexpr int N = Shape::IN_H * ROW_PAIRS, ROUNDS = (N + kThreads - 1) / kThreads;
+    using Pair = std::conditional_t<sizeof(T) == 2, uint32_t, uint16_t>;
+    constexpr int BITS = 8 * sizeof(T);
+    const int tid = threadIdx.x;
+    const uint8_t *base = p.src + (size_t)(y0 - R) * p.src_pitch + (size_t)px0 * C * sizeof(T);
+    for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
+        uint32_t v[kStageBatch];
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            v[k] = 0;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
+                v[k] = __ldg(reinterpret_cast<const Pair *>(base + (size_t)r * p.src_pitch +
+                                                            (size_t)xp * 2 * sizeof(T)));
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < kStageBatch; k++) {
+            const int i = tid + (b0 + k) * kThreads;
+            if (b0 + k < ROUNDS && i < N) {
+                const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
+                const uint32_t lo = (v[k] & ((1u << BITS) - 1)) >> p.shift;
+                const uint32_t hi = (v[k] >> BITS) >> p.shift;
+                *reinterpret_cast<uint32_t *>(in + r * IN_SP + 2 * xp) = lo | hi << 16;
+            }
+        }
+    }
+}
+
+template <typename T, int C, int R>
+__global__ void __launch_bounds__(kThreads, TileShape<C, R>::MIN_BLOCKS)
+blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps)
+{
+    cf_pdl_begin();
+    using Shape = TileShape<C, R>;
+    constexpr int IN_H = Shape::IN_H, IN_S = Shape::IN_S, IN_SP = Shape::IN_SP;
+    constexpr int MID_SP = Shape::MID_SP;
+    constexpr int GROUPS = kTileS / kNH; // horizontal items a staged row
+    static_assert(kTileS % (kNH * C) == 0, "whole groups of pixels a tile row");
+    extern __shared__ __align__(16) uint8_t smem[];
+    uint16_t *in = reinterpret_cast<uint16_t *>(smem);
+    uint32_t *mid = reinterpret_cast<uint32_t *>(smem + Shape::IN_BYTES);
+    const int tid = threadIdx.x;
+    const int px0 = blockIdx.x * (kTileS / C) - R; // first staged pixel
+    const int samples = p.width * C;
+    const int sx_out = blockIdx.x * kTileS;        // first output sample
+    const bool src_aligned = ((uintptr_t)p.src | p.src_pitch) % (2 * sizeof(T)) == 0;
+    for (int ty = blockIdx.y; ty < p.tile_rows; ty += gridDim.y) {
+        const int y0 = ty * kTileH;
+        if (src_aligned && inside(p, px0, y0, IN_S / C, IN_H, R))
+            stage_inside<T, C, R>(p, px0, y0, in);
+        else
+            stage_folded<T, C, R>(p, px0, y0, in);
+        __syncthreads();
+        // Horizontal: item i is staged row i % IN_H (lanes on consecutive
+        // rows), group g = i / IN_H: channel g % C of the kNH pixels from
+        // pixel kNH * (g / C) of the tile. Sums start at 2^7, the rounding
+        // of cf_blur_round_h.
+        for (int i = tid; i < IN_H * GROUPS; i += kThreads) {
+            const int r = i % IN_H, g = i / IN_H;
+            const int base = kNH * (g / C) * C + g % C; // its first sample in the tile
+            const uint16_t *w = in + r * IN_SP + base;  // staged sample base + m C: tap m
+            uint32_t acc[kNH];
+#pragma unroll
+            for (int o = 0; o < kNH; o++) acc[o] = 1u << 7;
+#pragma unroll
+            for (int t = 0; t < R; t++)
+#pragma unroll
+                for (int o = 0; o < kNH; o++)
+                    acc[o] += taps.x[t] * ((uint32_t)w[(o + t) * C] + w[(o + 2 * R - t) * C]);
+            uint32_t *m = mid + r * MID_SP + base;
+#pragma unroll
+            for (int o = 0; o < kNH; o++)
+                m[o * C] = (acc[o] + taps.xc * w[(o + R) * C]) >> 8;
+        }
+        __syncthreads();
+        // Vertical: sample column x of the tile, output rows r0 .. r0 +
+        // kNV - 1 from intermediate rows r0 .. r0 + kNV + 2R - 1. Sums
+        // start at 2^23, the rounding of cf_blur_round_v.
+        const int x = tid % kTileS, r0 = tid / kTileS * kNV;
+        const uint32_t *m = mid + r0 * MID_SP + x;
+        using VAcc = typename TileAcc<T>::type;
+        VAcc acc[kNV];
+#pragma unroll
+        for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
+#pragma unroll
+        for (int t = 0; t < R; t++)
+#pragma unroll
+            for (int o = 0; o < kNV; o++)
+                acc[o] += (VAcc)taps.y[t] * (m[(o + t) * MID_SP] + m[(o + 2 * R - t) * MID_SP]);
+        if (sx_out + x < samples) {
+#pragma unroll
+            for (int o = 0; o < kNV; o++) {
+                const int y = y0 + r0 + o;
+                if (y >= p.height)
+                    break;
+                const VAcc sum = acc[o] + (VAcc)taps.yc * m[(o + R) * MID_SP];
+                reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
+                    (T)((uint32_t)(sum >> 24) << p.shift);
+            }
+        }
+        // The next tile's staging writes only `in`, which every thread has
+        // finished reading (the barrier after the horizontal pass); its
+        // horizontal pass writes `mid` only after the barrier after
+        // staging, which every thread reaches after its vertical pass.
+    }
+}
+
+/* Tap t of kernel k centred in 2R + 1 taps (R at least its radius). */
+uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
+{
+    const int i = t - (R - k.size / 2);
+    return i >= 0 && i < k.size ? k.w[i] : 0u;
+}
+
+template <typename T, int C, int R>
+cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
+{
+    constexpr int bytes = TileShape<C, R>::BYTES;
+    cudaError_t err = cf_blur_cuda::allow_shared<blur_tile<T, C, R>>(bytes);
+    if (err != cudaSuccess)
+        return err;
+    TilePlane p = { pl.src,    pl.src_pitch, pl.dst,   pl.dst_pitch,     pl.width, pl.height,
+                    pl.border, pl.shift,     pl.border_value, (pl.height + kTileH - 1) / kTileH };
+    const long long cols = ((long long)pl.width * C + kTileS - 1) / kTileS;
+    if (cols > 0x7fffffffLL)
+        return cudaErrorInvalidValue;
+    const dim3 grid((unsigned)cols, (unsigned)std::min(p.tile_rows, 65535));
+    return cf_launch(blur_tile<T, C, R>, grid, dim3(kThreads), (size_t)bytes, stream, p, taps);
+}
+
+template <typename T, int C>
+cudaError_t launch_tile_radius(int R, const TileTaps &taps, const cf_blur_plane &p,
+                               cudaStream_t stream)
+{
+    switch (R) {
+#define CF_TILE_CASE(r) \
+    case r: return launch_tile<T, C, r>(taps, p, stream);
+        CF_TILE_CASE(2) CF_TILE_CASE(4) CF_TILE_CASE(6) CF_TILE_CASE(8) CF_TILE_CASE(12)
+        CF_TILE_CASE(16) CF_TILE_CASE(20) CF_TILE_CASE(24) CF_TILE_CASE(32) CF_TILE_CASE(40)
+        CF_TILE_CASE(48)
+#undef CF_TILE_CASE
+    }
+    return cudaErrorInvalidValue;
+}
+
+} // namespace
+
+namespace cf_blur_cuda {
+
+int tile_radius(int r)
+{
+    static const int built[] = { 2, 4, 6, 8, 12, 16, 20, 24, 32, 40, 48 };
+    for (int b : built)
+        if (r <= b)
+            return b;
+    return 0;
+}
+
+bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+                int n_planes)
+{
+    if (n_planes < 1 || n_planes > CF_MAX_PLANES || kx.size < 1 || ky.size < 1 ||
+        kx.size % 2 == 0 || ky.size % 2 == 0 || tile_radius(std::max(kx.size, ky.size) / 2) == 0 ||
+        !symmetric_taps(kx) || !symmetric_taps(ky))
+        return false;
+    for (int i = 0; i < n_planes; i++)
+        if ((planes[i].sample_bytes != 1 && planes[i].sample_bytes != 2) ||
+            (planes[i].channels != 1 && planes[i].channels != 2))
+            return false;
+    return true;
+}
+
+cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                     const cf_blur_plane *planes, int n_planes, cudaStream_t stream)
+{
+    if (!tile_takes(kx, ky, planes, n_planes))
+        return cudaErrorInvalidValue;
+    const int R = tile_radius(std::max(kx.size, ky.size) / 2);
+    TileTaps taps = {};
+    for (int t = 0; t < R; t++) {
+        taps.x[t] = centred_tap(kx, R, t);
+        taps.y[t] = centred_tap(ky, R, t);
+    }
+    taps.xc = centred_tap(kx, R, R);
+    taps.yc = centred_tap(ky, R, R);
+    for (int i = 0; i < n_planes; i++) {
+        const cf_blur_plane &p = planes[i];
+        if (p.width < 1 || p.height < 1)
+            continue;
+        cudaError_t err;
+        if (p.sample_bytes == 1)
+            err = p.channels == 1 ? launch_tile_radius<uint8_t, 1>(R, taps, p, stream)
+                                  : launch_tile_radius<uint8_t, 2>(R, taps, p, stream);
+        else
+            err = p.channels == 1 ? launch_tile_radius<uint16_t, 1>(R, taps, p, stream)
+                                  : launch_tile_radius<uint16_t, 2>(R, taps, p, stream);
+        if (err != cudaSuccess)
+            return err;
+    }
+    return cudaSuccess;
+}
+
+} // namespace cf_blur_cuda
