@@ -34,6 +34,13 @@ static const void *const levels[CF_CPU_LEVELS] = {
 typedef struct class_tables {
     int32_t *off, *xw; /* [tap * n + dx] */
     int n_vec;
+    bool small_weights; /* 2 taps, each >= 0, each pair summing to <= 2049 */
+    /* Bilinear at exactly 2:1 both ways (taps 2d, 2d + 1 from x0, y0, weights
+     * 1024 and 1024): OpenCV's vertical form then gives
+     * (64 s0 1024) >> 16 = s0 for each row's pair sum s0, and
+     * (s0 + s1 + 2) >> 2 is the 2x2 box mean; the box rows run it. */
+    bool halves;
+    int x0, y0;
 } class_tables;
 
 typedef struct scale_job {
@@ -44,6 +51,7 @@ typedef struct scale_job {
     class_tables t[2];
     const uint8_t **rows; /* max_rows per slot */
     int max_rows;
+    int row_bytes[2];     /* per class: bytes of a source row */
 } scale_job;
 
 static void reference_tail(const scale_job *j, int p, int y, int dx0)
@@ -71,7 +79,13 @@ static void row_of_plane(const scale_job *j, int p, int y, const uint8_t **rows)
     const uint8_t *src = j->src->data[p];
     const size_t pitch = j->src->pitch[p];
     uint8_t *d = j->dst->data[p] + (size_t)y * j->dst->pitch[p];
-    if (n_vec > 0 && pl->box[k]) {
+    if (n_vec > 0 && j->t[k].halves) {
+        for (int r = 0; r < 2; r++)
+            rows[r] = src + (size_t)(j->t[k].y0 + 2 * y + r) * pitch;
+        cf_sc_box_row b = { rows, 2, 2, j->t[k].x0, pp->cn, pp->sample_bytes, pp->shift, 2, 4,
+                            j->row_bytes[k] };
+        j->fn->box(&b, n_vec, d);
+    } else if (n_vec > 0 && pl->box[k]) {
         int area = pl->kx[k] * pl->ky[k], log2 = -1;
         for (int b = 0; b < 31; b++)
             if (area == 1 << b)
@@ -79,7 +93,7 @@ static void row_of_plane(const scale_job *j, int p, int y, const uint8_t **rows)
         for (int r = 0; r < pl->ky[k]; r++)
             rows[r] = src + (size_t)(pl->y0[k] + y * pl->ky[k] + r) * pitch;
         cf_sc_box_row b = { rows, pl->ky[k], pl->kx[k], pl->x0[k], pp->cn, pp->sample_bytes,
-                            pp->shift, log2, area };
+                            pp->shift, log2, area, j->row_bytes[k] };
         j->fn->box(&b, n_vec, d);
     } else if (n_vec > 0) {
         const cf_scale_axis *ay = &pl->y[k];
@@ -90,8 +104,11 @@ static void row_of_plane(const scale_job *j, int p, int y, const uint8_t **rows)
         for (int r = 0; r < ay->taps; r++)
             rows[r] = src + (size_t)yi[r] * pitch;
         cf_sc_row a = { rows, yw, ay->taps, j->t[k].off, j->t[k].xw, pl->x[k].taps, pl->x[k].n,
-                        pp->cn, pp->sample_bytes, pp->shift, pp->maxval };
-        if (pl->opencv_linear)
+                        pp->cn, pp->sample_bytes, pp->shift, pp->maxval, j->row_bytes[k] };
+        if (pl->opencv_linear && j->t[k].small_weights && yw[0] >= 0 && yw[1] >= 0 &&
+            yw[0] <= 2048 && yw[1] <= 2048)
+            j->fn->linear8_16(&a, n_vec, d);
+        else if (pl->opencv_linear)
             j->fn->linear8(&a, n_vec, d);
         else
             j->fn->general(&a, n_vec, d);
@@ -121,6 +138,22 @@ static int64_t weight_sum(const cf_scale_plan *pl, const cf_scale_axis *a)
         best = s > best ? s : best;
     }
     return best;
+}
+
+/* Whether an axis is bilinear's exact halving: taps o + 2d, o + 2d + 1,
+ * weights 1024 each (class_tables.halves); its o into *origin. */
+static bool axis_halves(const cf_scale_plan *pl, const cf_scale_axis *a, int *origin)
+{
+    const int32_t *xi = (const int32_t *)((const uint8_t *)pl->tables + a->index_offset);
+    const int16_t *w = (const int16_t *)((const uint8_t *)pl->tables + a->weight_offset);
+    if (a->taps != 2)
+        return false;
+    *origin = xi[0];
+    for (int d = 0; d < a->n; d++)
+        if (xi[2 * d] != xi[0] + 2 * d || xi[2 * d + 1] != xi[2 * d] + 1 || w[2 * d] != 1024 ||
+            w[2 * d + 1] != 1024)
+            return false;
+    return true;
 }
 
 /* Fills class k's tables (off, xw already sized) and its n_vec for lanes
@@ -163,6 +196,13 @@ static void class_setup(const cf_scale_plan *pl, int k, const cf_scale_plane *pp
         }
         if (pl->opencv_linear && (ax->taps != 2 || pl->y[k].taps != 2))
             safe = 0;
+        t->halves = pl->opencv_linear && axis_halves(pl, ax, &t->x0) &&
+                    axis_halves(pl, &pl->y[k], &t->y0);
+        t->small_weights = ax->taps == 2;
+        for (int d = 0; d < n && t->small_weights; d++) {
+            int a = w[2 * (size_t)d], b = w[2 * (size_t)d + 1];
+            t->small_weights = a >= 0 && b >= 0 && a + b <= 2049;
+        }
     }
     t->n_vec = safe / vl * vl;
 }
@@ -208,6 +248,7 @@ cf_status cf_scale_fast(const cf_scale_plan *plan, const cf_frame *src, cf_frame
         j.t[k].off = ints, j.t[k].xw = ints + n;
         ints += 2 * n;
         class_setup(plan, k, first[k], row_bytes[k], vl, &j.t[k]);
+        j.row_bytes[k] = (int)row_bytes[k];
     }
     cf_cpu_note_ran(level);
     size_t out_bytes = 0;

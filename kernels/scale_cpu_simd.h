@@ -19,6 +19,7 @@ typedef struct cf_sc_row {
     const int32_t *xw;          /* xw[i * stride + dx]: its weight, Q11 */
     int tx, stride;
     int cn, sample_bytes, shift, maxval;
+    int row_bytes;              /* bytes of a source row that may be read */
 } cf_sc_row;
 
 /* One output row of a box mean: output dx, component c is the mean of
@@ -29,11 +30,15 @@ typedef struct cf_sc_box_row {
     int cn, sample_bytes, shift;
     int log2_area;              /* >= 0: kx ky is 2^log2_area; -1: divide in float */
     int area;
+    int row_bytes;              /* bytes of a source row that may be read */
 } cf_sc_box_row;
 
 typedef struct cf_scale_simd {
     /* Bilinear at 8 bits, OpenCV's vertical form (scale.h; ty = tx = 2). */
     void (*linear8)(const cf_sc_row *r, int n, uint8_t *d);
+    /* The same in 16-bit lanes, where every horizontal weight is >= 0, each
+     * pair sums to at most 2049 and both vertical weights are in [0, 2048]. */
+    void (*linear8_16)(const cf_sc_row *r, int n, uint8_t *d);
     /* Any taps: the sum of scale.h in 32-bit lanes, split in two halves
      * so that it cannot overflow where scale_cpu_fast.c allows it. */
     void (*general)(const cf_sc_row *r, int n, uint8_t *d);

@@ -176,7 +176,7 @@ TEST(CpuExactScale, EveryFormatAndMethodRandomSizes)
 }
 
 // Whole-number factors (area's box means: powers of two and not, 1 wide
-// too), crops, and the benchmark's shape at a small size (2:1 RGBA).
+// too; bilinear halving), crops, and the benchmark's shape at a small size (2:1 RGBA).
 TEST(CpuExactScale, BoxFactorsAndCrops)
 {
     std::mt19937 rng(2023);
@@ -188,6 +188,8 @@ TEST(CpuExactScale, BoxFactorsAndCrops)
                 int w = std::uniform_int_distribution<int>(1, 50)(rng);
                 int h = std::uniform_int_distribution<int>(1, 8)(rng);
                 compare(scale_text(w, h, "area"), fmt, { 2 * w * kx, 2 * h * ky }, rng, scale_covered);
+                if (kx == 2 && ky == 2) // bilinear's exact halving: box rows
+                    compare(scale_text(w, h, "bilinear"), fmt, { 2 * w, 2 * h }, rng, scale_covered);
             }
     for (cf_format fmt : formats)
         for (const char *m : kMethods) {
