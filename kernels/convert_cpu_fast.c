@@ -146,9 +146,10 @@ static void rgb_yuv_rows(void *ctx, int j0, int j1, int slot)
             j->fn->rgb4_chroma(&j->yuv, r0, r1, i0, i1, u, v);
         else
             i1 = i0;
-        for (int i = 0; i < cw; i++)
-            if (i < i0 || i >= i1)
-                cf_cv_out_chroma(pl, &in, i, jj, w, h, &u[i], &v[i]);
+        for (int i = 0; i < i0 && i < cw; i++)
+            cf_cv_out_chroma(pl, &in, i, jj, w, h, &u[i], &v[i]);
+        for (int i = i1; i < cw; i++)
+            cf_cv_out_chroma(pl, &in, i, jj, w, h, &u[i], &v[i]);
         uint8_t *d1 = d->data[1] + (size_t)jj * d->pitch[1];
         uint8_t *d2 = pl->d.semi_planar ? NULL : d->data[2] + (size_t)jj * d->pitch[2];
         j->fn->store_chroma(u, v, cw, pl->d.semi_planar, db, pl->d.shift, d1, d2);
@@ -190,6 +191,10 @@ static bool to_yuv_numbers(const cf_convert_plan *pl, cf_cv_to_yuv *k)
     k->wv[pl->s.r] = pl->vr, k->wv[pl->s.g] = pl->vg, k->wv[pl->s.b] = pl->vb;
     k->y_lo = pl->y_lo, k->ymax = pl->ymax, k->c_mid = pl->c_mid;
     k->mode = pl->filter == CF_CHROMA_NEAREST ? 0 : pl->site == CF_SITE_CENTER ? 1 : 2;
+    k->madd = 1;
+    for (int b = 0; b < 4; b++)
+        k->madd &= k->wy[b] >= INT16_MIN && k->wy[b] <= INT16_MAX && k->wu[b] >= INT16_MIN &&
+                   k->wu[b] <= INT16_MAX && k->wv[b] >= INT16_MIN && k->wv[b] <= INT16_MAX;
     int64_t ly = (abs64(pl->yr) + abs64(pl->yg) + abs64(pl->yb)) * 255 +
                  ((int64_t)pl->y_lo << 14) + (1 << 13);
     int64_t lu = (abs64(pl->ur) + abs64(pl->ug) + abs64(pl->ub)) * 8 * 255;

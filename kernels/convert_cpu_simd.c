@@ -18,17 +18,22 @@ typedef int32_t vs32 __attribute__((vector_size(CF_SIMD_BYTES)));
 #define ODD_LANES { 1, 3, 5, 7 }
 #define ZIP_LO { 0, 4, 1, 5 }
 #define ZIP_HI { 2, 6, 3, 7 }
+#define SHIFT1 { 3, 4, 5, 6 }
 #elif VL == 8
 #define EVEN_LANES { 0, 2, 4, 6, 8, 10, 12, 14 }
 #define ODD_LANES { 1, 3, 5, 7, 9, 11, 13, 15 }
 #define ZIP_LO { 0, 8, 1, 9, 2, 10, 3, 11 }
 #define ZIP_HI { 4, 12, 5, 13, 6, 14, 7, 15 }
+#define SHIFT1 { 7, 8, 9, 10, 11, 12, 13, 14 }
 #else
 #define EVEN_LANES { 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 }
 #define ODD_LANES { 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31 }
 #define ZIP_LO { 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23 }
 #define ZIP_HI { 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31 }
+#define SHIFT1 { 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30 }
 #endif
+/* SHIFT1: the last lane of a, then the lanes of b but its last (a vector
+ * one lane later in memory). */
 
 static inline vs32 ld_s32(const void *p)
 {
@@ -151,11 +156,41 @@ static void yuv_to_rgb4(const cf_cv_to_rgb *k, const uint8_t *y, const int32_t *
     }
 }
 
+/* Per 32-bit lane: lo16(a) lo16(b) + hi16(a) hi16(b), signed 16-bit halves. */
+static inline vs32 madd16(vs32 a, vs32 b)
+{
+#if defined(__x86_64__) && CF_SIMD_LEVEL >= 3
+    return (vs32)_mm512_madd_epi16((__m512i)a, (__m512i)b);
+#elif defined(__x86_64__) && CF_SIMD_LEVEL == 2
+    return (vs32)_mm256_madd_epi16((__m256i)a, (__m256i)b);
+#elif defined(__x86_64__)
+    return (vs32)_mm_madd_epi16((__m128i)a, (__m128i)b);
+#else
+    return ((a << 16) >> 16) * ((b << 16) >> 16) + (a >> 16) * (b >> 16);
+#endif
+}
+
+/* Weights of bytes 0, 2 (pair 0) and 1, 3 (pair 1) as 16-bit pairs. */
+static inline vs32 pair_w(const int32_t *w, int first)
+{
+    return (vs32){ 0 } + (int32_t)(((uint32_t)w[first] & 0xffff) | (uint32_t)w[first + 2] << 16);
+}
+
 static void rgb4_luma(const cf_cv_to_yuv *k, const uint8_t *s, int n, int d_bytes, int d_shift,
                       uint8_t *d)
 {
     const int32_t add = (k->y_lo << 14) + (1 << 13);
     int x = 0;
+    const vs32 w02 = pair_w(k->wy, 0), w13 = pair_w(k->wy, 1);
+    for (; k->madd && x + VL <= n; x += VL) {
+        vs32 p = ld_s32(s + 4 * (size_t)x);
+        vs32 t = madd16(p & 0x00ff00ff, w02) + madd16((p >> 8) & 0x00ff00ff, w13) + add;
+        vs32 yv = clamp_v(t >> 14, k->ymax);
+        if (d_bytes == 1)
+            cf_simd_st_u8(d + x, (vu32)yv, VL);
+        else
+            cf_simd_st_u16((uint16_t *)(void *)(d + 2 * (size_t)x), (vu32)(yv << d_shift), VL);
+    }
     for (; x + VL <= n; x += VL) {
         vs32 p = ld_s32(s + 4 * (size_t)x);
         vs32 t = (p & 0xff) * k->wy[0] + ((p >> 8) & 0xff) * k->wy[1] +
@@ -183,8 +218,11 @@ static void rgb4_luma(const cf_cv_to_yuv *k, const uint8_t *s, int n, int d_byte
 #define LO(w) ((w) & 0x00ff00ff)
 #define HI(w) (((w) >> 8) & 0x00ff00ff)
 
-static inline vs32 chroma_v(const int32_t *wt, vs32 lo, vs32 hi, int32_t add, int n, int32_t max)
+static inline vs32 chroma_v(const int32_t *wt, vs32 lo, vs32 hi, int32_t add, int n, int32_t max,
+                            int madd)
 {
+    if (madd)
+        return clamp_v((madd16(lo, pair_w(wt, 0)) + madd16(hi, pair_w(wt, 1)) + add) >> n, max);
     vs32 t = (lo & 0xffff) * wt[0] + (hi & 0xffff) * wt[1] + (vs32)((vu32)lo >> 16) * wt[2] +
              (vs32)((vu32)hi >> 16) * wt[3] + add;
     return clamp_v(t >> n, max);
@@ -221,6 +259,13 @@ static void rgb4_chroma(const cf_cv_to_yuv *k, const uint8_t *r0, const uint8_t 
     const int n = n_of[k->mode];
     const int32_t add = (k->c_mid << n) + (1 << (n - 1));
     int i = i0;
+    /* Left siting's pixel 2i - 1: the odd words of the block before, one
+     * lane on (the first block's from its pixel). */
+    vs32 prev0 = { 0 }, prev1 = { 0 };
+    if (k->mode == 2 && i0 >= 1) {
+        memcpy((int32_t *)&prev0 + VL - 1, r0 + 8 * (size_t)i0 - 4, 4);
+        memcpy((int32_t *)&prev1 + VL - 1, r1 + 8 * (size_t)i0 - 4, 4);
+    }
     for (; i + VL <= i1; i += VL) {
         vs32 e0, o0, e1, o1, lo, hi;
         ld_pairs(r0 + 8 * (size_t)i, &e0, &o0);
@@ -232,15 +277,15 @@ static void rgb4_chroma(const cf_cv_to_yuv *k, const uint8_t *r0, const uint8_t 
                 lo = LO(e0) + LO(o0) + LO(e1) + LO(o1);
                 hi = HI(e0) + HI(o0) + HI(e1) + HI(o1);
             } else {
-                vs32 pe0, p0, pe1, p1;
-                ld_pairs(r0 + 8 * (size_t)i - 8, &pe0, &p0);
-                ld_pairs(r1 + 8 * (size_t)i - 8, &pe1, &p1);
+                vs32 p0 = __builtin_shuffle(prev0, o0, (vs32)SHIFT1);
+                vs32 p1 = __builtin_shuffle(prev1, o1, (vs32)SHIFT1);
+                prev0 = o0, prev1 = o1;
                 lo = LO(p0) + 2 * LO(e0) + LO(o0) + LO(p1) + 2 * LO(e1) + LO(o1);
                 hi = HI(p0) + 2 * HI(e0) + HI(o0) + HI(p1) + 2 * HI(e1) + HI(o1);
             }
         }
-        st_s32(u + i, chroma_v(k->wu, lo, hi, add, n, k->ymax));
-        st_s32(v + i, chroma_v(k->wv, lo, hi, add, n, k->ymax));
+        st_s32(u + i, chroma_v(k->wu, lo, hi, add, n, k->ymax, k->madd));
+        st_s32(v + i, chroma_v(k->wv, lo, hi, add, n, k->ymax, k->madd));
     }
     for (; i < i1; i++)
         chroma_s(k, r0, r1, i, u + i, v + i);

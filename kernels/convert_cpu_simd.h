@@ -31,6 +31,7 @@ typedef struct cf_cv_to_yuv {
     int32_t wu[4], wv[4];             /* Q14 chroma weights of word byte 0..3 */
     int32_t c_mid;
     int mode;                         /* 0 nearest, 1 centre (2x2), 2 left (1:2:1 x 2 rows) */
+    int madd;                         /* every weight fits 16 signed bits: pairwise multiply-adds */
 } cf_cv_to_yuv;
 
 typedef struct cf_convert_simd {
