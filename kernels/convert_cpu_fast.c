@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert_cpu_copy_simd.h"
 #include "convert_cpu_fast.h"
 #include "convert_cpu_simd.h"
 #include "cpu_dispatch.h"
@@ -29,10 +30,30 @@ static const void *const levels[CF_CPU_LEVELS] = {
 #endif
 };
 
+static const void *const copy_levels[CF_CPU_LEVELS] = {
+    NULL,
+#if CF_SIMD_MAX_LEVEL >= 1
+    &cf_convert_copy_simd_baseline,
+#else
+    NULL,
+#endif
+#if CF_SIMD_MAX_LEVEL >= 2
+    &cf_convert_copy_simd_avx2,
+#else
+    NULL,
+#endif
+#if CF_SIMD_MAX_LEVEL >= 3
+    &cf_convert_copy_simd_avx512,
+#else
+    NULL,
+#endif
+};
+
 #define PAD 32 /* int32 slack after each row buffer: a vector of the widest level, twice */
 
 typedef struct convert_job {
     const cf_convert_simd *fn;
+    const cf_convert_copy_simd *copy;
     const cf_convert_plan *plan;
     const cf_frame *src;
     cf_frame *dst;
@@ -156,6 +177,52 @@ static void rgb_yuv_rows(void *ctx, int j0, int j1, int slot)
     }
 }
 
+static cf_cv_bytes bytes_of(const cf_convert_layout *l)
+{
+    return (cf_cv_bytes){ l->bpp, l->r, l->g, l->b, l->a };
+}
+
+/* RGB -> RGB: output rows [y0, y1). */
+static void rgb_rgb_rows(void *ctx, int y0, int y1, int slot)
+{
+    const convert_job *j = ctx;
+    (void)slot;
+    for (int y = y0; y < y1; y++)
+        j->copy->rgb_to_rgb(j->src->data[0] + (size_t)y * j->src->pitch[0], bytes_of(&j->plan->s),
+                            j->src->width, j->dst->data[0] + (size_t)y * j->dst->pitch[0],
+                            bytes_of(&j->plan->d), j->plan->alpha);
+}
+
+/* 4:2:0 -> 4:2:0 at the same depth: chroma rows [j0, j1) with their luma
+ * rows, samples moved between layouts. */
+static void yuv_yuv_rows(void *ctx, int j0, int j1, int slot)
+{
+    const convert_job *j = ctx;
+    const cf_convert_layout *sl = &j->plan->s, *dl = &j->plan->d;
+    const cf_frame *s = j->src;
+    cf_frame *d = j->dst;
+    const int w = s->width, h = s->height, cw = (w + 1) / 2, sb = sl->sample_bytes;
+    (void)slot;
+    for (int jj = j0; jj < j1; jj++) {
+        for (int y = 2 * jj; y < 2 * jj + 2 && y < h; y++) {
+            const uint8_t *in = s->data[0] + (size_t)y * s->pitch[0];
+            uint8_t *out = d->data[0] + (size_t)y * d->pitch[0];
+            /* The reference loads P010 >> 6 and stores << 6: its low 6
+             * bits go, so only unshifted samples copy as they are. */
+            if (sb == 1 || (sl->shift == 0 && dl->shift == 0))
+                memcpy(out, in, (size_t)w * sb);
+            else
+                j->copy->samples16(in, w, sl->shift, dl->shift, out);
+        }
+        const uint8_t *u = s->data[1] + (size_t)jj * s->pitch[1];
+        const uint8_t *v = sl->semi_planar ? u + sb : s->data[2] + (size_t)jj * s->pitch[2];
+        uint8_t *du = d->data[1] + (size_t)jj * d->pitch[1];
+        uint8_t *dv = dl->semi_planar ? du + sb : d->data[2] + (size_t)jj * d->pitch[2];
+        j->copy->chroma(u, v, sl->semi_planar ? 2 : 1, cw, sb, sl->shift, dl->shift, du, dv,
+                        dl->semi_planar ? 2 : 1);
+    }
+}
+
 static int64_t abs64(int64_t v)
 {
     return v < 0 ? -v : v;
@@ -225,6 +292,21 @@ cf_status cf_convert_fast(const cf_convert_plan *plan, const cf_frame *src, cf_f
                    to_rgb_numbers(plan, &j.rgb);
     bool rgb_yuv = plan->s.kind == CF_KIND_RGB && plan->d.kind == CF_KIND_YUV &&
                    to_yuv_numbers(plan, &j.yuv);
+    bool rgb_rgb = plan->s.kind == CF_KIND_RGB && plan->d.kind == CF_KIND_RGB;
+    bool yuv_yuv = plan->s.kind == CF_KIND_YUV && plan->d.kind == CF_KIND_YUV &&
+                   plan->s.depth == plan->d.depth;
+    if (fn && (rgb_rgb || yuv_yuv)) {
+        cf_cpu_level copy_level;
+        j.copy = cf_cpu_pick(copy_levels, &copy_level);
+        cf_cpu_note_ran(copy_level);
+        size_t out_row = cf_format_plane_row_bytes(dst->format, 0, w);
+        if (rgb_rgb)
+            cf_parallel_rows(src->height, threads, min_rows(out_row), rgb_rgb_rows, &j);
+        else
+            cf_parallel_rows((src->height + 1) / 2, threads, min_rows(3 * out_row), yuv_yuv_rows,
+                             &j);
+        return CF_OK;
+    }
     if (!fn || (!yuv_rgb && !rgb_yuv)) {
         cf_rows_cpu_run(reference_rows, plan, src, dst, cf_convert_rows(plan, src->height),
                         threads);

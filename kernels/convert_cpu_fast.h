@@ -10,7 +10,9 @@ CF_BEGIN_DECLS
  * (cpu_dispatch.h) on up to `threads` threads of the process pool (0: all
  * cores), in slices of rows. SIMD covers 4:2:0 YUV (8 and 10 bits) to RGB
  * (3 and 4 bytes) and RGB to 4:2:0 YUV, every matrix, range, siting and
- * chroma filter; every other pair runs the reference in slices of rows.
+ * chroma filter, RGB to RGB, and 4:2:0 to 4:2:0 of the same depth; the
+ * pairs with gray and the 8 <-> 10-bit YUV ones run the reference in
+ * slices of rows.
  * Records the level that ran (cf_cpu_last_level: CF_CPU_REFERENCE for the
  * reference's rows). Row buffers come from `scratch` (grown once, kept).
  * Errors: CF_ERROR_OUT_OF_MEMORY (scratch). */

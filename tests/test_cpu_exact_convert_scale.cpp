@@ -36,10 +36,13 @@ bool is_yuv(cf_format f)
     return cf_format_get_info(f)->is_yuv;
 }
 
-// convert_cpu_fast.h: 4:2:0 YUV to RGB and RGB to 4:2:0 YUV.
+// convert_cpu_fast.h: 4:2:0 YUV to RGB, RGB to 4:2:0 YUV, RGB to RGB, and
+// 4:2:0 to 4:2:0 of the same depth.
 bool convert_covered(cf_format in, cf_format out)
 {
-    return (is_yuv(in) && is_rgb(out)) || (is_rgb(in) && is_yuv(out));
+    bool same_depth = cf_format_get_info(in)->depth == cf_format_get_info(out)->depth;
+    return (is_yuv(in) && is_rgb(out)) || (is_rgb(in) && is_yuv(out)) ||
+           (is_rgb(in) && is_rgb(out)) || (is_yuv(in) && is_yuv(out) && same_depth);
 }
 
 // Random 16-bit samples of a 10-bit format without a shift (I420_10) lie
