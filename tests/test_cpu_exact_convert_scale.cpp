@@ -211,3 +211,17 @@ TEST(CpuExactScale, BoxFactorsAndCrops)
     compare(scale_text(96, 27, "bilinear"), CF_FORMAT_RGBA, { 192, 54 }, rng, scale_covered);
     compare(scale_text(96, 27, "area"), CF_FORMAT_RGBA, { 192, 54 }, rng, scale_covered);
 }
+
+// Frames tall enough for many slices of rows a thread (a slice is at least
+// about 64 KiB of output), so 2 and 7 threads really split them.
+TEST(CpuExactConvertScale, ManySlices)
+{
+    std::mt19937 rng(2024);
+    compare("convert=matrix=bt709:chroma-filter=linear", CF_FORMAT_NV12, { 1283, 301 }, rng,
+            convert_covered);
+    compare("convert=matrix=bt601:chroma-site=center", CF_FORMAT_RGBA, { 1001, 263 }, rng,
+            convert_covered);
+    compare(scale_text(701, 257, "bilinear"), CF_FORMAT_RGBA, { 1500, 300 }, rng, scale_covered);
+    compare(scale_text(640, 180, "area"), CF_FORMAT_BGRX, { 1280, 360 }, rng, scale_covered);
+    compare(scale_text(900, 333, "lanczos"), CF_FORMAT_NV12, { 777, 200 }, rng, scale_covered);
+}
