@@ -78,4 +78,61 @@ static void chroma(const uint8_t *u, const uint8_t *v, int s_step, int n, int by
     }
 }
 
-const cf_convert_copy_simd CF_SIMD_NAME(cf_convert_copy_simd) = { rgb_to_rgb, samples16, chroma };
+static void lut16(const uint8_t *s, int n, int s_bytes, int s_shift, const uint16_t *lut,
+                  int d_bytes, uint8_t *d)
+{
+    for (int x = 0; x < n; x++) {
+        uint16_t v = s[(size_t)x * s_bytes];
+        if (s_bytes == 2) {
+            memcpy(&v, s + 2 * (size_t)x, 2);
+            v = (uint16_t)(v >> s_shift);
+        }
+        if (d_bytes == 1)
+            d[x] = (uint8_t)lut[v];
+        else
+            memcpy(d + 2 * (size_t)x, &lut[v], 2);
+    }
+}
+
+static void lut32(const uint8_t *s, int n, int s_bytes, int s_shift, const uint32_t *lut,
+                  int d_bpp, uint8_t *d)
+{
+    for (int x = 0; x < n; x++) {
+        uint16_t v = s[(size_t)x * s_bytes];
+        if (s_bytes == 2) {
+            memcpy(&v, s + 2 * (size_t)x, 2);
+            v = (uint16_t)(v >> s_shift);
+        }
+        memcpy(d + (size_t)x * d_bpp, &lut[v], (size_t)d_bpp);
+    }
+}
+
+static inline __attribute__((always_inline)) void gray_body(const uint8_t *s, cf_cv_bytes in,
+                                                             int n, int32_t lr, int32_t lg,
+                                                             int32_t lb, int d16, uint8_t *d,
+                                                             const int ib)
+{
+    for (int x = 0; x < n; x++) {
+        const uint8_t *p = s + (size_t)x * ib;
+        uint32_t t = (uint32_t)(p[in.r] * lr + p[in.g] * lg + p[in.b] * lb);
+        if (d16) {
+            uint16_t v = (uint16_t)((t * 257u + (1u << 14)) >> 15);
+            memcpy(d + 2 * (size_t)x, &v, 2);
+        } else {
+            d[x] = (uint8_t)((t + (1u << 14)) >> 15);
+        }
+    }
+}
+
+static void rgb_gray(const uint8_t *s, cf_cv_bytes in, int n, int32_t lr, int32_t lg, int32_t lb,
+                     int d16, uint8_t *d)
+{
+    if (in.bpp == 4)
+        gray_body(s, in, n, lr, lg, lb, d16, d, 4);
+    else
+        gray_body(s, in, n, lr, lg, lb, d16, d, 3);
+}
+
+const cf_convert_copy_simd CF_SIMD_NAME(cf_convert_copy_simd) = {
+    rgb_to_rgb, samples16, chroma, lut16, lut32, rgb_gray,
+};

@@ -6,6 +6,7 @@
 
 #include "convert_cpu_copy_simd.h"
 #include "convert_cpu_fast.h"
+#include "convert_cpu_lut.h"
 #include "convert_cpu_simd.h"
 #include "cpu_dispatch.h"
 #include "parallel.h"
@@ -182,13 +183,19 @@ static cf_cv_bytes bytes_of(const cf_convert_layout *l)
     return (cf_cv_bytes){ l->bpp, l->r, l->g, l->b, l->a };
 }
 
-/* RGB -> RGB: output rows [y0, y1). */
+/* RGB -> RGB or GRAY: output rows [y0, y1). */
 static void rgb_rgb_rows(void *ctx, int y0, int y1, int slot)
 {
     const convert_job *j = ctx;
+    const cf_convert_plan *pl = j->plan;
     (void)slot;
     for (int y = y0; y < y1; y++)
-        j->copy->rgb_to_rgb(j->src->data[0] + (size_t)y * j->src->pitch[0], bytes_of(&j->plan->s),
+        if (pl->d.kind == CF_KIND_GRAY)
+            j->copy->rgb_gray(j->src->data[0] + (size_t)y * j->src->pitch[0], bytes_of(&pl->s),
+                              j->src->width, pl->lr, pl->lg, pl->lb, pl->d.depth == 16,
+                              j->dst->data[0] + (size_t)y * j->dst->pitch[0]);
+        else
+            j->copy->rgb_to_rgb(j->src->data[0] + (size_t)y * j->src->pitch[0], bytes_of(&j->plan->s),
                             j->src->width, j->dst->data[0] + (size_t)y * j->dst->pitch[0],
                             bytes_of(&j->plan->d), j->plan->alpha);
 }
@@ -292,12 +299,18 @@ cf_status cf_convert_fast(const cf_convert_plan *plan, const cf_frame *src, cf_f
                    to_rgb_numbers(plan, &j.rgb);
     bool rgb_yuv = plan->s.kind == CF_KIND_RGB && plan->d.kind == CF_KIND_YUV &&
                    to_yuv_numbers(plan, &j.yuv);
-    bool rgb_rgb = plan->s.kind == CF_KIND_RGB && plan->d.kind == CF_KIND_RGB;
+    bool rgb_rgb = plan->s.kind == CF_KIND_RGB && plan->d.kind != CF_KIND_YUV;
     bool yuv_yuv = plan->s.kind == CF_KIND_YUV && plan->d.kind == CF_KIND_YUV &&
                    plan->s.depth == plan->d.depth;
-    if (fn && (rgb_rgb || yuv_yuv)) {
+    bool lut = cf_convert_lut_applies(plan);
+    if (fn && (rgb_rgb || yuv_yuv || lut)) {
         cf_cpu_level copy_level;
         j.copy = cf_cpu_pick(copy_levels, &copy_level);
+        if (lut) {
+            CF_TRY(cf_convert_lut(j.copy, plan, src, dst, scratch, threads));
+            cf_cpu_note_ran(copy_level);
+            return CF_OK;
+        }
         cf_cpu_note_ran(copy_level);
         size_t out_row = cf_format_plane_row_bytes(dst->format, 0, w);
         if (rgb_rgb)
@@ -320,6 +333,7 @@ cf_status cf_convert_fast(const cf_convert_plan *plan, const cf_frame *src, cf_f
         j.slot_bytes = (2 * (size_t)(cw + PAD) + 2 * ((size_t)w + PAD)) * 4;
     void *block;
     CF_TRY(cf_scratch_reserve(scratch, j.slot_bytes * (size_t)nslots, CF_MEMORY_HOST, &block));
+    scratch->tag = 0; /* row buffers now, no tables (convert_cpu_lut.c) */
     j.scratch = block;
     cf_cpu_note_ran(level);
     size_t out_row = cf_format_plane_row_bytes(dst->format, 0, w);

@@ -10,9 +10,11 @@ CF_BEGIN_DECLS
  * (cpu_dispatch.h) on up to `threads` threads of the process pool (0: all
  * cores), in slices of rows. SIMD covers 4:2:0 YUV (8 and 10 bits) to RGB
  * (3 and 4 bytes) and RGB to 4:2:0 YUV, every matrix, range, siting and
- * chroma filter, RGB to RGB, and 4:2:0 to 4:2:0 of the same depth; the
- * pairs with gray and the 8 <-> 10-bit YUV ones run the reference in
- * slices of rows.
+ * chroma filter, RGB to RGB or gray, 4:2:0 to 4:2:0 of the same depth,
+ * and through lookup tables filled by the reference (convert_cpu_lut.h)
+ * the rest: gray to anything, YUV to gray, 8 <-> 10-bit YUV. Every pair
+ * has an optimized path; the reference's rows remain for a plan whose
+ * sums could leave 32-bit lanes (none of the table's).
  * Records the level that ran (cf_cpu_last_level: CF_CPU_REFERENCE for the
  * reference's rows). Row buffers come from `scratch` (grown once, kept).
  * Errors: CF_ERROR_OUT_OF_MEMORY (scratch). */
