@@ -99,6 +99,7 @@ static void yuv_rgb_rows(void *ctx, int y0, int y1, int slot)
     int32_t *cv = cu + cw + 2 + PAD;
     uint32_t *words = (uint32_t *)(cv + cw + 2 + PAD);
     const int sb = pl->s.sample_bytes, step = pl->s.semi_planar ? 2 : 1;
+    int mixed = -1; /* ja << 16 | jb << 4 | fa of what cu, cv hold (nearest: 2 rows a mix) */
     for (int y = y0; y < y1; y++) {
         int ja, jb, fa, fb;
         if (pl->filter == CF_CHROMA_NEAREST) {
@@ -119,7 +120,9 @@ static void yuv_rgb_rows(void *ctx, int y0, int y1, int slot)
             reference_row(j, y);
             continue;
         }
-        j->fn->chroma_mix(ua, va, ub, vb, step, sb, pl->s.shift, fa, fb, cw, cu + 1, cv + 1);
+        if (mixed != (ja << 16 | jb << 4 | fa))
+            j->fn->chroma_mix(ua, va, ub, vb, step, sb, pl->s.shift, fa, fb, cw, cu + 1, cv + 1);
+        mixed = ja << 16 | jb << 4 | fa;
         if (pl->d.bpp == 4) {
             j->fn->yuv_to_rgb4(&j->rgb, yrow, cu + 1, cv + 1, w, d);
         } else {
