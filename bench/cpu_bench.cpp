@@ -3,10 +3,13 @@
 // every format (cvtColor, or OpenCV's nearest peer for YUV and 16-bit
 // input) and blur (GaussianBlur, same sigma, kernel size and border:
 // reflect101) on GRAY8, RGBA and NV12 (OpenCV blurs the Y and the UV plane
-// as two images), at 1080p and 4K, each at the thread counts asked for.
+// as two images), convert (cvtColor's YUV 4:2:0 <-> RGBA, see
+// convert_cases), at 1080p and 4K, and scale (resize INTER_LINEAR and
+// INTER_AREA on RGBA, 4K -> 1080p and 1080p -> 720p, whatever --sizes
+// says), each at the thread counts asked for.
 //
 //   cf-cpu-bench [--threads 1,2,0] [--sizes 1080p,4k] [--sigmas 1,2,8,32]
-//                [--min-time 0.3] [--what gray,blur]
+//                [--min-time 0.3] [--what gray,blur,convert,scale]
 //
 // Each case: one warm-up run of each, then ours and OpenCV's in turn
 // until 2 x --min-time seconds and at least 5 runs each; the medians. Frames rotate through 3 sources and 3
@@ -78,12 +81,12 @@ std::vector<std::string> split(const std::string &s)
 
 struct Frames {
     std::vector<cf_frame> src, dst;
-    Frames(cf_format in, cf_format out, int w, int h, std::mt19937 &rng)
+    Frames(cf_format in, cf_format out, int w, int h, std::mt19937 &rng, int dw = 0, int dh = 0)
     {
         for (int i = 0; i < 3; i++) {
             cf_frame s, d;
             if (cf_frame_alloc(&s, in, w, h, CF_MEMORY_HOST) != CF_OK ||
-                cf_frame_alloc(&d, out, w, h, CF_MEMORY_HOST) != CF_OK) {
+                cf_frame_alloc(&d, out, dw ? dw : w, dh ? dh : h, CF_MEMORY_HOST) != CF_OK) {
                 fprintf(stderr, "cf-cpu-bench: %s\n", cf_last_error());
                 exit(1);
             }
@@ -242,13 +245,125 @@ void blur_cases(const Options &o, const char *size, int w, int h, std::mt19937 &
     }
 }
 
+// 3 OpenCV images of rows x cols of `type`, random.
+std::vector<cv::Mat> cv_images(int rows, int cols, int type, std::mt19937 &rng)
+{
+    std::vector<cv::Mat> out;
+    for (int i = 0; i < 3; i++) {
+        cv::Mat m(rows, cols, type);
+        for (int y = 0; y < rows; y++)
+            for (size_t x = 0; x < m.cols * m.elemSize(); x++) m.ptr<uint8_t>(y)[x] = (uint8_t)rng();
+        out.push_back(m);
+    }
+    return out;
+}
+
+// convert against cvtColor. OpenCV's 4:2:0 conversions are BT.601 limited
+// range with nearest chroma (each pixel takes its 2x2 block's sample, RGB to
+// 4:2:0 takes the top-left pixel): ours with chroma-filter=nearest is the
+// like-for-like row; ours with the default linear chroma (left siting,
+// interpolated) is shown against the same call. OpenCV takes 4:2:0 as one
+// image of 3h/2 rows (its own buffers here; ours are the library's frames).
+void convert_cases(const Options &o, const char *size, int w, int h, std::mt19937 &rng)
+{
+    struct Case {
+        cf_format in, out;
+        const char *params; // ours, beyond matrix=bt601:range=limited
+        int code;
+        bool to_yuv;
+        const char *name;
+    };
+    const Case cases[] = {
+        { CF_FORMAT_NV12, CF_FORMAT_RGBA, "chroma-filter=nearest", cv::COLOR_YUV2RGBA_NV12, false,
+          "convert NV12->RGBA nearest vs cvtColor YUV2RGBA_NV12" },
+        { CF_FORMAT_NV12, CF_FORMAT_RGBA, "chroma-filter=linear", cv::COLOR_YUV2RGBA_NV12, false,
+          "convert NV12->RGBA linear (left) vs cvtColor YUV2RGBA_NV12 (nearest)" },
+        { CF_FORMAT_I420, CF_FORMAT_RGBA, "chroma-filter=nearest", cv::COLOR_YUV2RGBA_I420, false,
+          "convert I420->RGBA nearest vs cvtColor YUV2RGBA_I420" },
+        { CF_FORMAT_NV12, CF_FORMAT_BGRX, "chroma-filter=nearest", cv::COLOR_YUV2BGRA_NV12, false,
+          "convert NV12->BGRx nearest vs cvtColor YUV2BGRA_NV12" },
+        { CF_FORMAT_RGBA, CF_FORMAT_I420, "chroma-filter=nearest", cv::COLOR_RGBA2YUV_I420, true,
+          "convert RGBA->I420 nearest vs cvtColor RGBA2YUV_I420" },
+        { CF_FORMAT_RGBA, CF_FORMAT_I420, "chroma-filter=linear", cv::COLOR_RGBA2YUV_I420, true,
+          "convert RGBA->I420 linear (left) vs cvtColor RGBA2YUV_I420 (nearest)" },
+        { CF_FORMAT_RGBA, CF_FORMAT_NV12, "chroma-filter=nearest", cv::COLOR_RGBA2YUV_I420, true,
+          "convert RGBA->NV12 nearest vs cvtColor RGBA2YUV_I420 (no NV12 output in 4.6)" },
+    };
+    for (const Case &c : cases) {
+        Frames fr(c.in, c.out, w, h, rng);
+        std::string text = std::string("convert=matrix=bt601:range=limited:") + c.params;
+        cf_chain *chain = cf_chain_parse(text.c_str());
+        if (!chain) {
+            fprintf(stderr, "cf-cpu-bench: %s\n", cf_last_error());
+            exit(1);
+        }
+        cf_filter *f = cf_chain_get(chain, 0);
+        auto cv_src = c.to_yuv ? cv_images(h, w, CV_8UC4, rng) : cv_images(h * 3 / 2, w, CV_8UC1, rng);
+        auto cv_dst = c.to_yuv ? cv_images(h * 3 / 2, w, CV_8UC1, rng) : cv_images(h, w, CV_8UC4, rng);
+        for (int threads : o.threads) {
+            cf_filter_set_cpu_threads(f, threads);
+            cv::setNumThreads(threads ? threads : cf_cpu_count());
+            auto [ours, cv] = time_pair([&](int i) { run_ours(f, fr, i); },
+                                        [&](int i) { cv::cvtColor(cv_src[i % 3], cv_dst[i % 3], c.code); },
+                                        o.min_time);
+            row(c.name, size, threads, ours, cv);
+        }
+        cf_chain_free(&chain);
+    }
+}
+
+// scale against resize on RGBA: 4K -> 1080p (2:1, area a box mean) and
+// 1080p -> 720p (3:2, area fractional boxes), INTER_LINEAR and INTER_AREA.
+void scale_cases(const Options &o, std::mt19937 &rng)
+{
+    struct Case {
+        int sw, sh, dw, dh;
+        const char *method;
+        int interp;
+        const char *size;
+    };
+    const Case cases[] = {
+        { 3840, 2160, 1920, 1080, "bilinear", cv::INTER_LINEAR, "4k->1080p" },
+        { 3840, 2160, 1920, 1080, "area", cv::INTER_AREA, "4k->1080p" },
+        { 1920, 1080, 1280, 720, "bilinear", cv::INTER_LINEAR, "1080p->720p" },
+        { 1920, 1080, 1280, 720, "area", cv::INTER_AREA, "1080p->720p" },
+    };
+    for (const Case &c : cases) {
+        Frames fr(CF_FORMAT_RGBA, CF_FORMAT_RGBA, c.sw, c.sh, rng, c.dw, c.dh);
+        std::string text = "scale=w=" + std::to_string(c.dw) + ":h=" + std::to_string(c.dh) +
+                           ":method=" + c.method;
+        cf_chain *chain = cf_chain_parse(text.c_str());
+        if (!chain) {
+            fprintf(stderr, "cf-cpu-bench: %s\n", cf_last_error());
+            exit(1);
+        }
+        cf_filter *f = cf_chain_get(chain, 0);
+        for (int threads : o.threads) {
+            cf_filter_set_cpu_threads(f, threads);
+            cv::setNumThreads(threads ? threads : cf_cpu_count());
+            auto [ours, cv] = time_pair(
+                [&](int i) { run_ours(f, fr, i); },
+                [&](int i) {
+                    cv::Mat out = Frames::mat(fr.dst[i % 3], 0, CV_8UC4);
+                    cv::resize(Frames::mat(fr.src[i % 3], 0, CV_8UC4), out,
+                               cv::Size(c.dw, c.dh), 0, 0, c.interp);
+                },
+                o.min_time);
+            row(std::string("scale RGBA ") + c.method + " vs resize " +
+                    (c.interp == cv::INTER_LINEAR ? "INTER_LINEAR" : "INTER_AREA"),
+                c.size, threads, ours, cv);
+        }
+        cf_chain_free(&chain);
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     Options o;
     const char *usage = "usage: cf-cpu-bench [--threads 1,2,0] [--sizes 1080p,4k] "
-                        "[--sigmas 1,2,8,32] [--what gray,blur] [--min-time S]\n";
+                        "[--sigmas 1,2,8,32] [--what gray,blur,convert,scale] [--min-time S]\n";
     for (int i = 1; i < argc; i += 2) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -289,7 +404,10 @@ int main(int argc, char **argv)
         for (auto &what : o.what) {
             if (what == "gray") gray_cases(o, s.c_str(), w, h, rng);
             if (what == "blur") blur_cases(o, s.c_str(), w, h, rng);
+            if (what == "convert") convert_cases(o, s.c_str(), w, h, rng);
         }
     }
+    for (auto &what : o.what)
+        if (what == "scale") scale_cases(o, rng);
     return 0;
 }

@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "convert.h"
-#include "rows_cpu_threads.h"
+#include "convert_cpu_fast.h"
 
 enum { PARAM_FORMAT, PARAM_MATRIX, PARAM_RANGE, PARAM_SITE, PARAM_FILTER, PARAM_ALPHA };
 
@@ -120,18 +120,12 @@ static cf_status convert_make_plan(const double *values, const cf_frame *src, co
     return CF_OK;
 }
 
-static void convert_rows(const void *plan, const cf_frame *src, cf_frame *dst, int r0, int r1)
-{
-    cf_convert_cpu_rows(plan, src, dst, r0, r1);
-}
-
-/* The reference in slices of rows on the CPU pool (rows_cpu_threads.h). */
+/* The optimized CPU convert (convert_cpu_fast.h): SIMD rows on the pool,
+ * or the reference in slices of rows where no SIMD row applies. */
 static cf_status convert_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                                  cf_scratch *scratch)
 {
-    cf_rows_cpu_run(convert_rows, plan, src, dst, cf_convert_rows(plan, src->height),
-                    scratch->threads);
-    return CF_OK;
+    return cf_convert_fast(plan, src, dst, scratch, scratch->threads);
 }
 
 #ifdef CF_HAVE_CUDA

@@ -1,9 +1,10 @@
 /* cudafilters kernels: running a reference that comes in independent rows
  * on the process's CPU pool. Library-internal.
  *
- * For filters whose optimized CPU version is, for now, their reference cut
- * into slices of rows (convert, scale): the same arithmetic, so the same
- * result, on every core. */
+ * The fallback of the optimized convert and scale (convert_cpu_fast.h,
+ * scale_cpu_fast.h) for a case their SIMD rows do not take, and what runs
+ * when no optimized level exists: the reference's own arithmetic, so the
+ * same result, in slices of rows on every core. */
 #ifndef CUDAFILTERS_ROWS_CPU_THREADS_H
 #define CUDAFILTERS_ROWS_CPU_THREADS_H
 

@@ -2,8 +2,8 @@
  * bilinear, bicubic, area or Lanczos (scale.h), from an optional crop. */
 #include <math.h>
 
-#include "rows_cpu_threads.h"
 #include "scale.h"
+#include "scale_cpu_fast.h"
 
 enum { PARAM_W, PARAM_H, PARAM_METHOD, PARAM_CROP_X, PARAM_CROP_Y, PARAM_CROP_W, PARAM_CROP_H };
 
@@ -80,17 +80,11 @@ static void scale_free_plan(void *plan)
     cf_scale_free_plan(plan);
 }
 
-static void scale_rows(const void *plan, const cf_frame *src, cf_frame *dst, int r0, int r1)
-{
-    cf_scale_cpu_rows(plan, src, dst, r0, r1);
-}
-
-/* The reference in slices of rows on the CPU pool (rows_cpu_threads.h). */
+/* The optimized CPU scale (scale_cpu_fast.h): SIMD rows on the pool. */
 static cf_status scale_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                                cf_scratch *scratch)
 {
-    cf_rows_cpu_run(scale_rows, plan, src, dst, cf_scale_rows(plan), scratch->threads);
-    return CF_OK;
+    return cf_scale_fast(plan, src, dst, scratch, scratch->threads);
 }
 
 #ifdef CF_HAVE_CUDA

@@ -7,7 +7,7 @@
 #include <string>
 #include <thread>
 
-#include "test_utils.h"
+#include "cpu_exact_utils.h"
 
 namespace {
 
@@ -26,46 +26,6 @@ const int kThreads[] = { 1, 2, 7 };
 struct Size {
     int w, h;
 };
-
-// Restores the process-wide level the test found.
-struct LevelGuard {
-    cf_cpu_level saved = cf_cpu_get_level();
-    ~LevelGuard() { cf_cpu_set_level(saved); }
-};
-
-// Every optimized level of this processor.
-std::vector<cf_cpu_level> optimized_levels()
-{
-    std::vector<cf_cpu_level> out;
-    for (int l = CF_CPU_BASELINE; l <= cf_cpu_best_level(); l++) out.push_back((cf_cpu_level)l);
-    return out;
-}
-
-// Runs `f` on src at `level` with `threads` into a fresh guarded output of
-// out_fmt and w x h (0: src's size; random pitches), checks which level ran
-// (`ran`; -1: `level`) and the guards, returns the output's pixels, every
-// plane packed.
-std::vector<uint8_t> run_at(cf_filter *f, cftest::GuardedFrame &src, cf_format out_fmt,
-                            cf_cpu_level level, int threads, std::mt19937 &rng, int w = 0,
-                            int h = 0, int ran = -1)
-{
-    EXPECT_EQ(cf_cpu_set_level(level), CF_OK) << cf_last_error();
-    EXPECT_EQ(cf_filter_set_cpu_threads(f, threads), CF_OK);
-    cftest::GuardedFrame dst(out_fmt, w ? w : src.frame()->width, h ? h : src.frame()->height,
-                             CF_MEMORY_HOST, rng);
-    EXPECT_EQ(cf_filter_run(f, src.frame(), dst.frame(), nullptr), CF_OK) << cf_last_error();
-    EXPECT_EQ(cf_cpu_last_level(), ran < 0 ? (int)level : ran)
-        << "asked for " << cf_cpu_level_name(level);
-    EXPECT_EQ(dst.damaged_guard_bytes(), 0u);
-    EXPECT_EQ(src.damaged_guard_bytes(), 0u);
-    std::vector<uint8_t> out;
-    const cf_format_info *info = cf_format_get_info(out_fmt);
-    for (int p = 0; p < info->n_planes; p++) {
-        auto px = dst.pixels(p);
-        out.insert(out.end(), px.begin(), px.end());
-    }
-    return out;
-}
 
 // One case: the filter string on a random frame of `fmt` and size s, each
 // output format it offers, every level and thread count against the
@@ -300,62 +260,4 @@ TEST(CpuExact, ConcurrentCallersShareThePool)
         EXPECT_EQ(cftest::packed_pixels(*dst[i]->frame()), want[i]) << "caller " << i;
         EXPECT_EQ(dst[i]->damaged_guard_bytes(), 0u);
     }
-}
-
-namespace {
-
-// convert and scale run their reference in slices of rows on the pool
-// (kernels/rows_cpu_threads.h): at 2 and 7 threads against the reference
-// forced (one thread), every output format convert offers, random sizes
-// in and out, guard bytes around every plane.
-void compare_rows(const std::string &text, cf_format fmt, Size s, std::mt19937 &rng)
-{
-    SCOPED_TRACE(text + " on " + cf_format_name(fmt) + " " + std::to_string(s.w) + "x" +
-                 std::to_string(s.h));
-    cftest::Chain chain(text.c_str());
-    ASSERT_EQ(chain.filters.size(), 1u);
-    cf_filter *f = chain.filters[0];
-    cf_format outs[16];
-    int n_out = cf_filter_get_output_formats(f, fmt, outs, 16);
-    ASSERT_GT(n_out, 0) << cf_last_error();
-    int w = 0, h = 0;
-    ASSERT_EQ(cf_filter_get_output_size(f, s.w, s.h, &w, &h), CF_OK);
-    cftest::GuardedFrame src(fmt, s.w, s.h, CF_MEMORY_HOST, rng);
-    LevelGuard keep;
-    for (int o = 0; o < n_out; o++) {
-        // The arithmetic is the reference's at every level: it says so.
-        auto want = run_at(f, src, outs[o], CF_CPU_REFERENCE, 1, rng, w, h);
-        for (int threads : { 2, 7 }) {
-            auto got = run_at(f, src, outs[o], cf_cpu_best_level(), threads, rng, w, h,
-                              CF_CPU_REFERENCE);
-            ASSERT_EQ(got, want) << cf_format_name(outs[o]) << " out, " << threads << " threads";
-        }
-    }
-}
-
-} // namespace
-
-TEST(CpuExact, ConvertInSlicesOfRowsEqualsTheReference)
-{
-    std::mt19937 rng(2020);
-    const char *matrices[] = { "bt601", "bt709", "bt2020" };
-    for (cf_format fmt : kFormats)
-        for (Size s : random_sizes(rng, 2, 90, 70))
-            compare_rows(std::string("convert=matrix=") + matrices[rng() % 3], fmt, s, rng);
-}
-
-TEST(CpuExact, ScaleInSlicesOfRowsEqualsTheReference)
-{
-    std::mt19937 rng(2021);
-    const char *methods[] = { "nearest", "bilinear", "bicubic", "area", "lanczos" };
-    for (cf_format fmt : kFormats)
-        for (const char *m : methods) {
-            int w = std::uniform_int_distribution<int>(1, 120)(rng);
-            int h = std::uniform_int_distribution<int>(1, 90)(rng);
-            Size s = { std::uniform_int_distribution<int>(1, 130)(rng),
-                       std::uniform_int_distribution<int>(1, 100)(rng) };
-            compare_rows(std::string("scale=w=") + std::to_string(w) + ":h=" + std::to_string(h) +
-                             ":method=" + m,
-                         fmt, s, rng);
-        }
 }
