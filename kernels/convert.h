@@ -377,6 +377,15 @@ void cf_convert_cpu_rows(const cf_convert_plan *plan, const cf_frame *src, cf_fr
                          int r1);
 cf_status cf_convert_cuda(const cf_convert_plan *plan, const cf_frame *src, cf_frame *dst,
                           cf_stream stream);
+/* Test hook, exported for tests and benchmarks: with `generic` true every
+ * later GPU convert of the process runs the generic kernels (convert.cu),
+ * never the fast ones (convert_fast.cu); false (the default) lets the
+ * dispatch pick. Thread-safe (an atomic); meant to be set between runs. */
+CF_API void cf_convert_cuda_force_generic(bool generic);
+/* The kernel of the calling thread's last successful GPU convert launch:
+ * "yuv420_to_rgb", "rgb_to_yuv420" (fast), "yuv_blocks", "rgb4_blocks",
+ * "pixels" (generic), or "" before any. Static storage. */
+CF_API const char *cf_convert_cuda_last_kernel(void);
 #ifdef __cplusplus
 }
 #endif

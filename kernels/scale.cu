@@ -1,17 +1,30 @@
-/* CUDA scale: the same arithmetic as scale_cpu.c through scale.h, one
- * thread per output pixel (all its samples), a launch per plane. The
+/* CUDA scale: the same arithmetic as scale_cpu.c through scale.h, a
+ * launch per plane: 8-bit planes on 4-byte aligned rows through the fast
+ * kernels of scale_fast.cu, the others through the generic one here, one
+ * thread per output pixel (all its samples). The
  * plan's tables live in the instance's device scratch, uploaded when the
  * plan changes (the scratch's tag is the plan's id), so a steady stream of
  * frames copies nothing but the pixels. Grids stride over rows so any
  * height fits the 65535 grid.y limit. */
 #include <cuda_runtime.h>
 
+#include <atomic>
+
 #include "launch.cuh"
 #include "scale.h"
+#include "scale_fast.cuh"
 
 namespace {
 
 constexpr int kThreads = 128;
+
+std::atomic<bool> g_force_generic{ false };
+thread_local const char *t_last = "";
+
+bool aligned4(const void *p, size_t pitch)
+{
+    return ((uintptr_t)p | pitch) % 4 == 0;
+}
 
 unsigned grid_rows(int rows)
 {
@@ -52,13 +65,52 @@ extern "C" cf_status cf_scale_cuda(const cf_scale_plan *plan, const cf_frame *sr
                                              cudaMemcpyHostToDevice, s)));
         scratch->tag = plan->id;
     }
+    const uint8_t *t = (const uint8_t *)tables;
+    bool generic = g_force_generic.load(std::memory_order_relaxed);
+    const char *last = "generic";
     for (int p = 0; p < plan->n_planes; p++) {
         const cf_scale_plane &pp = plan->planes[p];
+        const uint8_t *sp = src->data[p];
+        const char *name = NULL;
+        cf_scale_fast_kernel fast = NULL;
+        if (!generic && aligned4(sp, src->pitch[p]) && aligned4(dst->data[p], dst->pitch[p]))
+            fast = cf_scale_fast_pick(plan, p, &name);
+        if (fast) {
+            int k = pp.klass;
+            const cf_scale_axis &ax = plan->x[k], &ay = plan->y[k];
+            cf_scale_fast_args a = {};
+            a.xi = (const int32_t *)(t + ax.index_offset);
+            a.xw = (const int16_t *)(t + ax.weight_offset);
+            a.yi = (const int32_t *)(t + ay.index_offset);
+            a.yw = (const int16_t *)(t + ay.weight_offset);
+            a.tx = ax.taps, a.ty = ay.taps, a.kx = plan->kx[k], a.ky = plan->ky[k];
+            a.src = plan->box[k] ? sp + (size_t)plan->y0[k] * src->pitch[p] +
+                                       (size_t)plan->x0[k] * pp.cn
+                                 : sp;
+            a.src_pitch = src->pitch[p];
+            a.dst = dst->data[p], a.dst_pitch = dst->pitch[p];
+            a.dw = pp.dw, a.dh = pp.dh;
+            CF_TRY(cf_scale_fast_run(fast, &a, s));
+            last = name;
+            continue;
+        }
         dim3 grid((unsigned)((pp.dw + kThreads - 1) / kThreads), grid_rows(pp.dh));
         auto kernel = plan->box[pp.klass] ? scale_plane<true> : scale_plane<false>;
         CF_TRY(CF_CUDA_CHECK(cf_launch(kernel, grid, dim3(kThreads), 0, s, *plan, p,
                                        (const void *)tables, (const uint8_t *)src->data[p],
                                        src->pitch[p], dst->data[p], dst->pitch[p])));
+        last = "generic";
     }
+    t_last = last;
     return CF_OK;
+}
+
+extern "C" void cf_scale_cuda_force_generic(bool generic)
+{
+    g_force_generic.store(generic, std::memory_order_relaxed);
+}
+
+extern "C" const char *cf_scale_cuda_last_kernel(void)
+{
+    return t_last;
 }

@@ -145,6 +145,15 @@ void cf_scale_cpu_rows(const cf_scale_plan *plan, const cf_frame *src, cf_frame 
                        int r1);
 cf_status cf_scale_cuda(const cf_scale_plan *plan, const cf_frame *src, cf_frame *dst,
                         cf_stream stream, cf_scratch *scratch);
+/* Test hook, exported for tests and benchmarks: with `generic` true every
+ * later GPU scale of the process runs the generic kernel (scale.cu), never
+ * the fast ones (scale_fast.cu); false (the default) lets the dispatch
+ * pick. Thread-safe (an atomic); meant to be set between runs. */
+CF_API void cf_scale_cuda_force_generic(bool generic);
+/* The kernel that ran the last plane of the calling thread's last
+ * successful GPU scale: "taps8", "box8" (fast) or "generic"; "" before
+ * any. Static storage. */
+CF_API const char *cf_scale_cuda_last_kernel(void);
 #ifdef __cplusplus
 }
 #endif
