@@ -33,9 +33,10 @@ template <bool Semi>
 __device__ __forceinline__ void chroma_at(const cf_convert_planes &p, int row, int i, int &u,
                                           int &v)
 {
-    if (Semi) {
-        const uint8_t *q = p.data[1] + (size_t)row * p.pitch[1] + 2 * (size_t)i;
-        u = q[0], v = q[1];
+    if (Semi) { /* one half-word: 2-byte aligned as every sample pair */
+        uint32_t q = *reinterpret_cast<const uint16_t *>(p.data[1] + (size_t)row * p.pitch[1] +
+                                                         2 * (size_t)i);
+        u = q & 255, v = q >> 8;
     } else {
         u = p.data[1][(size_t)row * p.pitch[1] + i];
         v = p.data[2][(size_t)row * p.pitch[2] + i];

@@ -217,7 +217,8 @@ cf_scale_fast_kernel cf_scale_fast_pick(const cf_scale_plan *plan, int p, const 
 cf_status cf_scale_fast_run(cf_scale_fast_kernel kernel, const cf_scale_fast_args *a,
                             cudaStream_t s)
 {
-    dim3 grid((unsigned)((a->dw + kThreads - 1) / kThreads),
-              (unsigned)(a->dh < 65535 ? a->dh : 65535));
+    /* Two rows a thread: its column's taps, loaded once, serve both. */
+    int rows = (a->dh + 1) / 2;
+    dim3 grid((unsigned)((a->dw + kThreads - 1) / kThreads), (unsigned)(rows < 65535 ? rows : 65535));
     return CF_CUDA_CHECK(cf_launch(kernel, grid, dim3(kThreads), 0, s, *a));
 }
