@@ -150,9 +150,9 @@ cf_status cf_scale_cuda(const cf_scale_plan *plan, const cf_frame *src, cf_frame
  * the fast ones (scale_fast.cu); false (the default) lets the dispatch
  * pick. Thread-safe (an atomic); meant to be set between runs. */
 CF_API void cf_scale_cuda_force_generic(bool generic);
-/* The kernel that ran the last plane of the calling thread's last
- * successful GPU scale: "taps8", "box8" (fast) or "generic"; "" before
- * any. Static storage. */
+/* The kernel of the calling thread's last successful GPU scale: "taps8"
+ * or "box8" when the fast kernels ran any of its planes (the last of
+ * those), else "generic"; "" before any. Static storage. */
 CF_API const char *cf_scale_cuda_last_kernel(void);
 #ifdef __cplusplus
 }

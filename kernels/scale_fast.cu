@@ -54,13 +54,25 @@ __device__ __forceinline__ int clamp255(long long v)
     return v < 0 ? 0 : v > 255 ? 255 : (int)v;
 }
 
+/* One plane's share of a launch: block `blk` of its own numbering,
+ * (blk % bx) along the row, rows (blk / bx) + k * by, k = 0, 1, ... */
+struct Tile {
+    int x, y0, ystep;
+};
+
+__device__ __forceinline__ Tile tile_of(const cf_scale_fast_args &a, unsigned blk)
+{
+    unsigned bx = ((unsigned)a.dw + kThreads - 1) / kThreads;
+    return { (int)((blk % bx) * kThreads + threadIdx.x), (int)(blk / bx), a.row_blocks };
+}
+
 /* T taps on both axes (0: a.tx, a.ty at run time); CvLinear: bilinear's
  * vertical step in OpenCV's vector form (scale.h). */
 template <int CN, int T, bool CvLinear>
-__global__ void scale_taps8(cf_scale_fast_args a)
+__device__ __forceinline__ void taps8(const cf_scale_fast_args &a, unsigned blk)
 {
-    cf_pdl_begin();
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    Tile t = tile_of(a, blk);
+    int x = t.x;
     if (x >= a.dw)
         return;
     const int tx = T ? T : a.tx, ty = T ? T : a.ty;
@@ -71,7 +83,7 @@ __global__ void scale_taps8(cf_scale_fast_args a)
         xo[i] = T ? a.xi[(size_t)x * T + i] * CN : 0;
         xw[i] = T ? a.xw[(size_t)x * T + i] : 0;
     }
-    for (int y = blockIdx.y; y < a.dh; y += gridDim.y) {
+    for (int y = t.y0; y < a.dh; y += t.ystep) {
         int h0[CN], h1[CN];
         long long acc[CN];
 #pragma unroll
@@ -104,8 +116,8 @@ __global__ void scale_taps8(cf_scale_fast_args a)
                 if (k == 1)
                     h1[c] = s[c];
                 if (!CvLinear) {
-                    /* 32 bits hold bilinear, nearest and area taps
-                     * (weights >= 0 summing to 2048 per axis) */
+                    /* 32 bits hold nearest and bilinear-table taps (weights
+                     * >= 0, about 2048 per axis) */
                     if (T == 1 || T == 2)
                         acc[c] = (int)acc[c] + s[c] * wy;
                     else
@@ -130,15 +142,15 @@ __global__ void scale_taps8(cf_scale_fast_args a)
  * points at the box of output (0, 0). 32-bit sums: the caller keeps boxes
  * under 2^24 samples. */
 template <int CN, int K>
-__global__ void scale_box8(cf_scale_fast_args a)
+__device__ __forceinline__ void box8(const cf_scale_fast_args &a, unsigned blk)
 {
-    cf_pdl_begin();
-    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    Tile t = tile_of(a, blk);
+    int x = t.x;
     if (x >= a.dw)
         return;
     const int kx = K ? K : a.kx, ky = K ? K : a.ky;
     const unsigned area = (unsigned)kx * (unsigned)ky;
-    for (int y = blockIdx.y; y < a.dh; y += gridDim.y) {
+    for (int y = t.y0; y < a.dh; y += t.ystep) {
         const uint8_t *base = a.src + (size_t)y * ky * a.src_pitch + (size_t)x * kx * CN;
         unsigned sum[CN];
 #pragma unroll
@@ -162,63 +174,141 @@ __global__ void scale_box8(cf_scale_fast_args a)
     }
 }
 
-template <int CN>
-cf_scale_fast_kernel taps_kernel(int taps, bool cv_linear)
+/* The variants: how a plane is computed, the same for every plane of a
+ * fused launch. */
+enum Variant { V_NONE = -1, V_BOX2, V_BOX, V_T1, V_T2CV, V_T2, V_T4, V_T8, V_T };
+
+template <int V, int CN>
+__device__ __forceinline__ void plane8(const cf_scale_fast_args &a, unsigned blk)
 {
-    if (cv_linear)
-        return taps == 2 ? scale_taps8<CN, 2, true> : nullptr;
-    switch (taps) {
-    case 1: return scale_taps8<CN, 1, false>;
-    case 2: return scale_taps8<CN, 2, false>;
-    case 4: return scale_taps8<CN, 4, false>;
-    case 8: return scale_taps8<CN, 8, false>;
-    default: return scale_taps8<CN, 0, false>;
+    switch (V) {
+    case V_BOX2: box8<CN, 2>(a, blk); break;
+    case V_BOX: box8<CN, 0>(a, blk); break;
+    case V_T1: taps8<CN, 1, false>(a, blk); break;
+    case V_T2CV: taps8<CN, 2, true>(a, blk); break;
+    case V_T2: taps8<CN, 2, false>(a, blk); break;
+    case V_T4: taps8<CN, 4, false>(a, blk); break;
+    case V_T8: taps8<CN, 8, false>(a, blk); break;
+    default: taps8<CN, 0, false>(a, blk); break;
     }
 }
 
-template <int CN>
-cf_scale_fast_kernel box_kernel(int kx, int ky)
+/* Every plane of a frame in one launch (CN1, CN2: 0 for no such plane):
+ * the grid's blocks are the planes' blocks one after the other, so the
+ * small chroma planes neither pay a launch of their own nor wait for the
+ * luma plane's last wave. */
+template <int V, int CN0, int CN1, int CN2>
+__global__ void scale_planes8(cf_scale_fast_frame f)
 {
-    return kx == 2 && ky == 2 ? scale_box8<CN, 2> : scale_box8<CN, 0>;
+    cf_pdl_begin();
+    unsigned b = blockIdx.x;
+    if (b < f.first_block[1])
+        plane8<V, CN0>(f.plane[0], b);
+    else if (CN1 && b < f.first_block[2])
+        plane8<V, CN1 ? CN1 : 1>(f.plane[1], b - f.first_block[1]);
+    else if (CN2)
+        plane8<V, CN2 ? CN2 : 1>(f.plane[2], b - f.first_block[2]);
 }
 
-} // namespace
-
-cf_scale_fast_kernel cf_scale_fast_pick(const cf_scale_plan *plan, int p, const char **name)
+int variant_of(const cf_scale_plan *plan, int p)
 {
     const cf_scale_plane &pp = plan->planes[p];
     int k = pp.klass;
     if (pp.sample_bytes != 1 || pp.cn < 1 || pp.cn > 4)
-        return nullptr;
+        return V_NONE;
     if (plan->box[k]) {
         if ((long long)plan->kx[k] * plan->ky[k] > (1 << 24))
-            return nullptr;
-        *name = "box8";
-        switch (pp.cn) {
-        case 1: return box_kernel<1>(plan->kx[k], plan->ky[k]);
-        case 2: return box_kernel<2>(plan->kx[k], plan->ky[k]);
-        case 3: return box_kernel<3>(plan->kx[k], plan->ky[k]);
-        default: return box_kernel<4>(plan->kx[k], plan->ky[k]);
-        }
+            return V_NONE;
+        return plan->kx[k] == 2 && plan->ky[k] == 2 ? V_BOX2 : V_BOX;
     }
     int tx = plan->x[k].taps, ty = plan->y[k].taps;
-    int taps = tx == ty ? tx : 0;
-    if (plan->opencv_linear && (tx != 2 || ty != 2))
-        return nullptr;
-    *name = "taps8";
-    switch (pp.cn) {
-    case 1: return taps_kernel<1>(taps, plan->opencv_linear);
-    case 2: return taps_kernel<2>(taps, plan->opencv_linear);
-    case 3: return taps_kernel<3>(taps, plan->opencv_linear);
-    default: return taps_kernel<4>(taps, plan->opencv_linear);
+    if (plan->opencv_linear)
+        return tx == 2 && ty == 2 ? V_T2CV : V_NONE;
+    if (tx != ty)
+        return V_T;
+    return tx == 1 ? V_T1 : tx == 2 ? V_T2 : tx == 4 ? V_T4 : tx == 8 ? V_T8 : V_T;
+}
+
+typedef void (*planes_kernel)(cf_scale_fast_frame);
+
+/* The kernel for variant V and the planes' samples per pixel: one plane
+ * of 1 to 4, NV12's 1 + 2, I420's 1 + 1 + 1; else NULL. */
+template <int V>
+planes_kernel kernel_for(const int *cn, int n)
+{
+    if (n == 1)
+        return cn[0] == 1   ? scale_planes8<V, 1, 0, 0>
+               : cn[0] == 2 ? scale_planes8<V, 2, 0, 0>
+               : cn[0] == 3 ? scale_planes8<V, 3, 0, 0>
+                            : scale_planes8<V, 4, 0, 0>;
+    if (n == 2 && cn[0] == 1 && cn[1] == 2)
+        return scale_planes8<V, 1, 2, 0>;
+    if (n == 3 && cn[0] == 1 && cn[1] == 1 && cn[2] == 1)
+        return scale_planes8<V, 1, 1, 1>;
+    return nullptr;
+}
+
+planes_kernel pick(int v, const int *cn, int n)
+{
+    switch (v) {
+    case V_BOX2: return kernel_for<V_BOX2>(cn, n);
+    case V_BOX: return kernel_for<V_BOX>(cn, n);
+    case V_T1: return kernel_for<V_T1>(cn, n);
+    case V_T2CV: return kernel_for<V_T2CV>(cn, n);
+    case V_T2: return kernel_for<V_T2>(cn, n);
+    case V_T4: return kernel_for<V_T4>(cn, n);
+    case V_T8: return kernel_for<V_T8>(cn, n);
+    default: return kernel_for<V_T>(cn, n);
     }
 }
 
-cf_status cf_scale_fast_run(cf_scale_fast_kernel kernel, const cf_scale_fast_args *a,
-                            cudaStream_t s)
+/* Launches planes [0, n) of f (first_block filled here) with kernel k. */
+cf_status launch(planes_kernel k, cf_scale_fast_frame f, int n, cudaStream_t s)
 {
-    /* Two rows a thread: its column's taps, loaded once, serve both. */
-    int rows = (a->dh + 1) / 2;
-    dim3 grid((unsigned)((a->dw + kThreads - 1) / kThreads), (unsigned)(rows < 65535 ? rows : 65535));
-    return CF_CUDA_CHECK(cf_launch(kernel, grid, dim3(kThreads), 0, s, *a));
+    unsigned blocks = 0;
+    for (int i = 0; i < 3; i++) {
+        f.first_block[i] = blocks;
+        if (i < n) {
+            cf_scale_fast_args &a = f.plane[i];
+            /* Two rows a thread: its column's taps, loaded once, serve both. */
+            a.row_blocks = (a.dh + 1) / 2;
+            blocks += (unsigned)((a.dw + kThreads - 1) / kThreads) * (unsigned)a.row_blocks;
+        }
+    }
+    f.first_block[3] = blocks;
+    return CF_CUDA_CHECK(cf_launch(k, dim3(blocks), dim3(kThreads), 0, s, f));
+}
+
+} // namespace
+
+bool cf_scale_fast_takes(const cf_scale_plan *plan, int p)
+{
+    return variant_of(plan, p) != V_NONE;
+}
+
+cf_status cf_scale_fast_run(const cf_scale_plan *plan, const cf_scale_fast_args *a, int n,
+                            cudaStream_t s, const char **name)
+{
+    int v = variant_of(plan, a[0].plane), cn[3] = { 0, 0, 0 };
+    bool same = n <= 3;
+    for (int i = 0; i < n && i < 3; i++) {
+        cn[i] = plan->planes[a[i].plane].cn;
+        same = same && variant_of(plan, a[i].plane) == v;
+    }
+    planes_kernel k = same ? pick(v, cn, n) : nullptr;
+    if (k) {
+        cf_scale_fast_frame f = {};
+        for (int i = 0; i < n; i++)
+            f.plane[i] = a[i];
+        *name = v <= V_BOX ? "box8" : "taps8";
+        return launch(k, f, n, s);
+    }
+    for (int i = 0; i < n; i++) { /* one launch a plane */
+        int vi = variant_of(plan, a[i].plane);
+        cf_scale_fast_frame f = {};
+        f.plane[0] = a[i];
+        CF_TRY(launch(pick(vi, &plan->planes[a[i].plane].cn, 1), f, 1, s));
+        *name = vi <= V_BOX ? "box8" : "taps8";
+    }
+    return CF_OK;
 }
