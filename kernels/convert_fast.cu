@@ -7,8 +7,10 @@
  *    per axis, cf_cv_chroma_at), so each chroma column is blended
  *    vertically once and shared by the pixels that use it; integer sums
  *    are exact, so the order does not change the result;
- *  - 32-bit arithmetic: at 8 bits every intermediate is below 2^28
- *    (|coefficient| < 2^15, chroma sums < 2^12, luma term < 2^27).
+ *  - 32-bit arithmetic where the reference uses 64 bits: at 8 bits every
+ *    intermediate is below 2^28 (coefficients below 2^16 times chroma
+ *    sums below 2^12, luma term below 2^27), so both give the same
+ *    integers.
  * Columns past the last whole group of 4 go through the reference
  * functions one pixel at a time. The caller (convert.cu) checks the
  * alignment the word accesses need (cf_convert_fast_takes). */
