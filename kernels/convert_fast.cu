@@ -67,11 +67,12 @@ __device__ __forceinline__ void chroma_quad(const cf_convert_planes &p, int row,
 }
 
 /* Packs 4 pixels' R, G, B into the output's bytes: Bpp 4, one word each
- * (offsets from the layout, alpha or padding filled); Bpp 3, 12 bytes in
- * 3 words (Bgr: B first). */
+ * (offsets from the layout, alpha or padding filled), stored as one
+ * 16-byte word where the rows allow (`wide`); Bpp 3, 12 bytes in 3 words
+ * (Bgr: B first). */
 template <int Bpp, bool Bgr>
 __device__ __forceinline__ void store_rgb(const cf_convert_plan &pl, uint8_t *q, const int r[4],
-                                          const int g[4], const int b[4])
+                                          const int g[4], const int b[4], bool wide)
 {
     if (Bpp == 4) {
         const cf_convert_layout &l = pl.d;
@@ -81,7 +82,12 @@ __device__ __forceinline__ void store_rgb(const cf_convert_plan &pl, uint8_t *q,
         for (int k = 0; k < 4; k++)
             w[k] = (uint32_t)r[k] << (8 * l.r) | (uint32_t)g[k] << (8 * l.g) |
                    (uint32_t)b[k] << (8 * l.b) | a;
-        *reinterpret_cast<uint4 *>(q) = make_uint4(w[0], w[1], w[2], w[3]);
+        if (wide) {
+            *reinterpret_cast<uint4 *>(q) = make_uint4(w[0], w[1], w[2], w[3]);
+        } else {
+            uint32_t *o = reinterpret_cast<uint32_t *>(q);
+            o[0] = w[0], o[1] = w[1], o[2] = w[2], o[3] = w[3];
+        }
     } else {
         uint32_t px[4];
         for (int k = 0; k < 4; k++)
@@ -107,6 +113,7 @@ __global__ void convert_yuv420_to_rgb(cf_convert_plan plan, cf_convert_planes in
         return;
     int cw = (width + 1) / 2, ch = (height + 1) / 2;
     bool centre = plan.site == CF_SITE_CENTER;
+    bool wide = (((uintptr_t)out.data[0] | out.pitch[0]) & 15) == 0;
     for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < ch; j += gridDim.y * blockDim.y) {
         if (x0 + 4 > width) { /* the last columns, pixel by pixel */
             for (int y = 2 * j; y < 2 * j + 2 && y < height; y++)
@@ -162,21 +169,27 @@ __global__ void convert_yuv420_to_rgb(cf_convert_plan plan, cf_convert_planes in
                 b[k] = round_q(yy + plan.cbu * u, n);
             }
             store_rgb<Bpp, Bgr>(plan, out.data[0] + (size_t)y * out.pitch[0] + (size_t)x0 * Bpp,
-                                r, gg, b);
+                                r, gg, b, wide);
         }
     }
 }
 
 /* Pixel k (-1 .. 3) of a group of 4 starting at column x0 of a row, as a
  * word with the input's component bytes at their layout offsets; pixel -1
- * is column x0 - 1, or column 0 when x0 is 0 (the reference's clamp). */
+ * is column x0 - 1, or column 0 when x0 is 0 (the reference's clamp).
+ * 4-byte pixels: one 16-byte load where the rows allow (`wide`). */
 template <int Bpp>
-__device__ __forceinline__ void load_group(const uint8_t *row, int x0, uint32_t px[5])
+__device__ __forceinline__ void load_group(const uint8_t *row, int x0, uint32_t px[5], bool wide)
 {
     if (Bpp == 4) {
-        uint4 q = *reinterpret_cast<const uint4 *>(row + 4 * (size_t)x0);
-        px[1] = q.x, px[2] = q.y, px[3] = q.z, px[4] = q.w;
-        px[0] = x0 > 0 ? reinterpret_cast<const uint32_t *>(row)[x0 - 1] : q.x;
+        const uint32_t *w = reinterpret_cast<const uint32_t *>(row) + x0;
+        if (wide) {
+            uint4 q = *reinterpret_cast<const uint4 *>(w);
+            px[1] = q.x, px[2] = q.y, px[3] = q.z, px[4] = q.w;
+        } else {
+            px[1] = w[0], px[2] = w[1], px[3] = w[2], px[4] = w[3];
+        }
+        px[0] = x0 > 0 ? w[-1] : px[1];
     } else {
         const uint32_t *w = reinterpret_cast<const uint32_t *>(row + 3 * (size_t)x0);
         uint32_t w0 = w[0], w1 = w[1], w2 = w[2];
@@ -202,6 +215,7 @@ __global__ void convert_rgb_to_yuv420(cf_convert_plan plan, cf_convert_planes in
     int cw = (width + 1) / 2, ch = (height + 1) / 2;
     const cf_convert_layout &s = plan.s;
     const int sr = 8 * s.r, sg = 8 * s.g, sb = 8 * s.b;
+    bool wide = (((uintptr_t)in.data[0] | in.pitch[0]) & 15) == 0;
     for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < ch; j += gridDim.y * blockDim.y) {
         if (x0 + 4 > width) { /* the last columns through the reference */
             for (int y = 2 * j; y < 2 * j + 2 && y < height; y++)
@@ -219,7 +233,7 @@ __global__ void convert_rgb_to_yuv420(cf_convert_plan plan, cf_convert_planes in
         for (int dy = 0; dy < 2; dy++) {
             int y = 2 * j + dy < height ? 2 * j + dy : height - 1;
             uint32_t px[5];
-            load_group<Bpp>(in.data[0] + (size_t)y * in.pitch[0], x0, px);
+            load_group<Bpp>(in.data[0] + (size_t)y * in.pitch[0], x0, px, wide);
             int r[5], gg[5], b[5];
             for (int k = 0; k < 5; k++)
                 r[k] = px[k] >> sr & 255, gg[k] = px[k] >> sg & 255, b[k] = px[k] >> sb & 255;
@@ -285,8 +299,9 @@ bool is_rgb34(const cf_convert_layout &l)
 }
 
 /* The planes' alignment for the word accesses: luma words of 4 bytes,
- * NV12 chroma words of 4, I420 chroma half-words; RGB groups of 16 bytes
- * (4-byte pixels) or words (3-byte pixels). */
+ * NV12 chroma words of 4, I420 chroma half-words, RGB words (4-byte
+ * pixels go 16 bytes at a time where rows are on 16 bytes, as
+ * cudaMallocPitch's are; GStreamer's RGBA rows of 1366 pixels are on 8). */
 bool yuv_aligned(const cf_convert_layout &l, const cf_convert_planes &p)
 {
     if (!aligned(p.data[0], p.pitch[0], 4))
@@ -296,9 +311,9 @@ bool yuv_aligned(const cf_convert_layout &l, const cf_convert_planes &p)
     return aligned(p.data[1], p.pitch[1], 2) && aligned(p.data[2], p.pitch[2], 2);
 }
 
-bool rgb_aligned(const cf_convert_layout &l, const cf_convert_planes &p)
+bool rgb_aligned(const cf_convert_planes &p)
 {
-    return aligned(p.data[0], p.pitch[0], l.bpp == 4 ? 16 : 4);
+    return aligned(p.data[0], p.pitch[0], 4);
 }
 
 /* 3-byte RGB is R, G, B or B, G, R (convert_filter.c's layouts). */
@@ -339,9 +354,9 @@ const char *cf_convert_fast_takes(const cf_convert_plan *plan, const cf_convert_
                                   const cf_convert_planes *out)
 {
     if (is_yuv420_8(plan->s) && is_rgb34(plan->d) && yuv_aligned(plan->s, *in) &&
-        rgb_aligned(plan->d, *out))
+        rgb_aligned(*out))
         return "yuv420_to_rgb";
-    if (is_rgb34(plan->s) && is_yuv420_8(plan->d) && rgb_aligned(plan->s, *in) &&
+    if (is_rgb34(plan->s) && is_yuv420_8(plan->d) && rgb_aligned(*in) &&
         yuv_aligned(plan->d, *out))
         return "rgb_to_yuv420";
     return NULL;

@@ -86,8 +86,8 @@ std::string random_convert_options(std::mt19937 &rng)
            ":alpha=" + std::to_string(rng() % 2 ? -1 : pick(rng, 0, 255));
 }
 
-// The fast convert kernels (or, forced, the generic ones) on 16-byte
-// aligned rows: every 8-bit 4:2:0 <-> 3/4-byte RGB pair both ways, random
+// The fast convert kernels (or, forced, the generic ones) on rows aligned
+// to 16 or 4 bytes: every 8-bit 4:2:0 <-> 3/4-byte RGB pair both ways, random
 // parameters, sizes from 1x1 to whole and partial groups of 4 columns.
 void convert_fast_pairs(bool generic, int seed)
 {
@@ -101,14 +101,15 @@ void convert_fast_pairs(bool generic, int seed)
             for (Size sz : s) {
                 if (sz.w * sz.h > 100000 && rng() % 4)
                     continue;
+                // Rows on 16 bytes (RGBA 16 bytes at a time) or on 4.
                 compare(std::string("convert=format=") + kRgb34Choice[r] + random_convert_options(rng),
-                        kYuv8[y], sz.w, sz.h, rng, 16);
+                        kYuv8[y], sz.w, sz.h, rng, rng() % 2 ? 16 : 4);
                 if (generic)
                     EXPECT_STRNE(cf_convert_cuda_last_kernel(), "yuv420_to_rgb");
                 else
                     EXPECT_STREQ(cf_convert_cuda_last_kernel(), "yuv420_to_rgb");
                 compare(std::string("convert=format=") + kYuv8Choice[y] + random_convert_options(rng),
-                        kRgb34[r], sz.w, sz.h, rng, 16);
+                        kRgb34[r], sz.w, sz.h, rng, rng() % 2 ? 16 : 4);
                 if (generic)
                     EXPECT_STRNE(cf_convert_cuda_last_kernel(), "rgb_to_yuv420");
                 else

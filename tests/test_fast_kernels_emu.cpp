@@ -122,7 +122,8 @@ TEST(FastKernelsEmu, ConvertEveryFastPairRandomParameters)
                                        std::to_string(alpha);
                     cf_convert_plan plan =
                         cf_convert_make_plan(sf, df, matrix, range, site, filter, alpha);
-                    Frame src(sf, s.w, s.h, rng), ref(df, s.w, s.h, rng);
+                    size_t align = rng() % 2 ? 16 : 4; // RGBA 16 bytes at a time or 4
+                    Frame src(sf, s.w, s.h, rng, align), ref(df, s.w, s.h, rng, align);
                     Frame fast = ref;
                     ASSERT_EQ(cf_convert_cpu(&plan, &src.f, &ref.f), CF_OK);
                     cf_convert_planes in = cf_convert_planes_of(&src.f);
@@ -135,7 +136,7 @@ TEST(FastKernelsEmu, ConvertEveryFastPairRandomParameters)
                 }
 }
 
-// Misaligned planes are refused (the generic kernels take them).
+// Planes off the word alignment are refused (the generic kernels take them).
 TEST(FastKernelsEmu, ConvertRefusesMisalignedPlanes)
 {
     std::mt19937 rng(2);
@@ -143,9 +144,11 @@ TEST(FastKernelsEmu, ConvertRefusesMisalignedPlanes)
     Frame src(CF_FORMAT_NV12, 64, 8, rng), dst(CF_FORMAT_RGBA, 64, 8, rng);
     cf_convert_planes in = cf_convert_planes_of(&src.f), out = cf_convert_planes_of(&dst.f);
     EXPECT_NE(cf_convert_fast_takes(&plan, &in, &out), nullptr);
-    out.data[0] += 4; // 4-byte but not 16-byte aligned RGBA rows
+    out.data[0] += 4; // RGBA rows on 4 bytes, not 16: taken, 4 bytes at a time
+    EXPECT_NE(cf_convert_fast_takes(&plan, &in, &out), nullptr);
+    out.data[0] -= 2; // on 2 bytes
     EXPECT_EQ(cf_convert_fast_takes(&plan, &in, &out), nullptr);
-    out.data[0] -= 4;
+    out.data[0] -= 2;
     in.pitch[1] += 2; // NV12 chroma rows not on 4 bytes
     EXPECT_EQ(cf_convert_fast_takes(&plan, &in, &out), nullptr);
     plan = cf_convert_make_plan(CF_FORMAT_P010_10LE, CF_FORMAT_RGBA, 1, 0, 0, 0, -1);
