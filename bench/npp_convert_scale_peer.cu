@@ -98,7 +98,7 @@ int main()
     auto rgbs = images(nd, (size_t)w * 3, h, &p3);
     double ms = median_ms([&](int i) {
         const Npp8u *src[2] = { nv12[i % n], nv12[i % n] + p1 * h };
-        Npp8u *rgb = rgbs[(i * 7 + 3) % nd];
+        Npp8u *rgb = rgbs[i % nd];
 #if CASE == 1
         NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(src, (int)p1, rgb, (int)p3, size, ctx));
 #else
@@ -128,7 +128,7 @@ int main()
     }
 #endif
     double ms = median_ms([&](int i) {
-        int o = (i * 7 + 3) % nd;
+        int o = i % nd;
         Npp8u *dst[3] = { ys[o], us[o], vs[o] };
 #if CASE == 3
         NPP(nppiRGBToYUV420_8u_C3P3R_Ctx(rgb[i % n], (int)p3, dst, steps, size, ctx));
@@ -150,7 +150,7 @@ int main()
     NppiSize dsize = { 1920, 1080 };
     NppiRect sroi = { 0, 0, w, h }, droi = { 0, 0, 1920, 1080 };
     double ms = median_ms([&](int i) {
-        Npp8u *dst = dsts[(i * 7 + 3) % nd];
+        Npp8u *dst = dsts[i % nd];
         if (cn == 4)
             NPP(nppiResize_8u_C4R_Ctx(src[i % n], (int)p4, size, sroi, dst, (int)pd, dsize, droi,
                                       inter, ctx));
