@@ -1,13 +1,19 @@
 // cf-convert-scale-bench: 4K convert and scale kernels through the public
 // API (cf_filter_run on device frames), against the device-to-device copy
-// rate measured in the same run. Inputs rotate over a working set larger
-// than the L2 (every frame comes from device memory); each sample times 10
-// runs queued back to back between two events; median of --reps samples
-// after 5 warm-up runs. Rates count the bytes read and written once: the
-// input frame plus the output frame. convertscale (one pass) is timed
-// beside scale then convert through an intermediate frame (two passes).
+// rate measured in the same run. Inputs and outputs both rotate over
+// working sets larger than the L2 (512 MiB each: every frame is read from
+// and written back to device memory, not kept in the 60 MB L2); each sample
+// times 10 runs queued back to back between two events; median of --reps
+// samples after 5 warm-up runs. Rates count the bytes read and written
+// once: the input frame plus the output frame. The copy rate is the best of
+// three copies of 4K RGBA frames (cudaMemcpy2DAsync, cudaMemcpyAsync of the
+// whole pitched block, a plain 16-byte-a-thread copy kernel); the table
+// gives each case against it and against cudaMemcpy2DAsync alone, with the
+// kernel the library ran (fast or generic; --generic forces the generic
+// kernels). convertscale (one pass) is timed beside scale then convert
+// through an intermediate frame (two passes).
 //
-//   cf-convert-scale-bench [--reps N] [--only TEXT]   (TEXT: cases whose label has it)
+//   cf-convert-scale-bench [--reps N] [--only TEXT] [--generic]   (TEXT: cases whose label has it)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -23,6 +29,10 @@ extern "C" {
 #include "cudafilters/cudafilters.h"
 }
 #include "check.cuh"
+extern "C" {
+#include "convert.h"
+#include "scale.h"
+}
 
 namespace {
 
@@ -38,12 +48,24 @@ size_t frame_bytes(cf_format f, int w, int h)
     return n;
 }
 
+// Enough frames of w x h to exceed the L2 several times.
+int frames_for(cf_format f, int w, int h)
+{
+    return (int)std::max<size_t>(4, kWorkingSet / frame_bytes(f, w, h));
+}
+
+std::vector<cf_frame> device_frames(cf_format f, int w, int h)
+{
+    std::vector<cf_frame> frames(frames_for(f, w, h));
+    for (auto &fr : frames) CF_CHECK(cf_frame_alloc(&fr, f, w, h, CF_MEMORY_DEVICE));
+    return frames;
+}
+
 // Device frames of random pixels (YUV samples in range), enough to exceed
 // the L2.
 std::vector<cf_frame> random_frames(cf_format f, int w, int h)
 {
-    int n = (int)std::max<size_t>(4, kWorkingSet / frame_bytes(f, w, h));
-    std::vector<cf_frame> frames(n);
+    std::vector<cf_frame> frames(frames_for(f, w, h));
     cf_frame host;
     CF_CHECK(cf_frame_alloc(&host, f, w, h, CF_MEMORY_PINNED_HOST));
     std::mt19937 rng(7);
@@ -85,14 +107,61 @@ double median_ms(const std::function<void(int)> &fn)
     return t[t.size() / 2];
 }
 
-double g_copy_gbs = 0;
+double g_copy_gbs = 0, g_copy2d_gbs = 0;
 
-void row(const std::string &label, double ms, size_t bytes)
+void row(const std::string &label, double ms, size_t bytes, const char *kernel)
 {
     double gbs = bytes / (ms * 1e-3) / 1e9;
-    std::printf("| %s | %.4f | %.0f | %.0f%% |\n", label.c_str(), ms, gbs,
-                g_copy_gbs > 0 ? 100 * gbs / g_copy_gbs : 100.0);
+    std::printf("| %s | %s | %.4f | %.0f | %.0f%% | %.0f%% |\n", label.c_str(), kernel, ms, gbs,
+                g_copy_gbs > 0 ? 100 * gbs / g_copy_gbs : 100.0,
+                g_copy2d_gbs > 0 ? 100 * gbs / g_copy2d_gbs : 100.0);
     std::fflush(stdout);
+}
+
+__global__ void copy16(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = src[i];
+}
+
+// The three copies of 4K RGBA frames; sets the reference rates.
+void copy_cases(int w, int h)
+{
+    std::vector<cf_frame> src = random_frames(CF_FORMAT_RGBA, w, h);
+    std::vector<cf_frame> dst = device_frames(CF_FORMAT_RGBA, w, h);
+    size_t bytes = 2 * frame_bytes(CF_FORMAT_RGBA, w, h);
+    size_t block = src[0].pitch[0] * (size_t)h; // one allocation per frame
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    for (int k = 0; k < 3; k++) {
+        double ms = median_ms([&](int i) {
+            const cf_frame &s = src[i % src.size()];
+            const cf_frame &d = dst[i % dst.size()];
+            if (k == 0) {
+                CHECK(cudaMemcpy2DAsync(d.data[0], d.pitch[0], s.data[0], s.pitch[0],
+                                        (size_t)w * 4, h, cudaMemcpyDeviceToDevice, 0));
+            } else if (k == 1) {
+                CHECK(cudaMemcpyAsync(d.data[0], s.data[0], block, cudaMemcpyDeviceToDevice, 0));
+            } else {
+                copy16<<<sms * 8, 256>>>((const uint4 *)s.data[0], (uint4 *)d.data[0], block / 16);
+                CHECK(cudaGetLastError());
+            }
+        });
+        double gbs = bytes / (ms * 1e-3) / 1e9;
+        if (k == 0)
+            g_copy2d_gbs = gbs;
+        g_copy_gbs = std::max(g_copy_gbs, gbs);
+        static const char *labels[] = { "device copy, 4K RGBA (cudaMemcpy2DAsync)",
+                                        "device copy, 4K RGBA (cudaMemcpyAsync, pitched block)",
+                                        "device copy, 4K RGBA (copy kernel, 16 B a thread)" };
+        std::printf("| %s | | %.4f | %.0f | | |\n", labels[k], ms, gbs);
+    }
+    std::printf("| (copy rate used below: the best, %.0f GB/s; cudaMemcpy2DAsync %.0f GB/s) | | | | | |\n",
+                g_copy_gbs, g_copy2d_gbs);
+    std::fflush(stdout);
+    for (auto &s : src) cf_frame_free(&s);
+    for (auto &d : dst) cf_frame_free(&d);
 }
 
 // Times `chain` from w x h `in` frames to its output (format `out`, size
@@ -112,13 +181,15 @@ void filter_case(const std::string &label, const char *chain_text, cf_format in,
     CF_CHECK(cf_filter_get_output_format(f, in, &out));
     CF_CHECK(cf_filter_get_output_size(f, w, h, &ow, &oh));
     std::vector<cf_frame> src = random_frames(in, w, h);
-    cf_frame dst[2];
-    for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, out, ow, oh, CF_MEMORY_DEVICE));
+    std::vector<cf_frame> dst = device_frames(out, ow, oh);
     double ms = median_ms([&](int i) {
-        CF_CHECK(cf_filter_run(f, &src[i % src.size()], &dst[i % 2], nullptr));
+        CF_CHECK(cf_filter_run(f, &src[i % src.size()], &dst[i % dst.size()], nullptr));
     });
     CHECK(cudaDeviceSynchronize());
-    row(label, ms, frame_bytes(in, w, h) + frame_bytes(out, ow, oh));
+    const char *kernel = !std::strncmp(chain_text, "convertscale", 12) ? "convertscale"
+                         : !std::strncmp(chain_text, "convert", 7)     ? cf_convert_cuda_last_kernel()
+                                                                       : cf_scale_cuda_last_kernel();
+    row(label, ms, frame_bytes(in, w, h) + frame_bytes(out, ow, oh), kernel);
     for (auto &s : src) cf_frame_free(&s);
     for (auto &d : dst) cf_frame_free(&d);
     cf_filter_release_scratch(f);
@@ -143,20 +214,18 @@ void two_pass_case(const std::string &label, const char *scale_text, const char 
     CF_CHECK(cf_filter_get_output_format(cf_chain_get(cv, 0), in, &out));
     CF_CHECK(cf_filter_get_output_size(cf_chain_get(sc, 0), w, h, &ow, &oh));
     std::vector<cf_frame> src = random_frames(in, w, h);
-    cf_frame mid[2], dst[2];
+    cf_frame mid[2];
     for (auto &m : mid) CF_CHECK(cf_frame_alloc(&m, in, ow, oh, CF_MEMORY_DEVICE));
-    for (auto &d : dst) CF_CHECK(cf_frame_alloc(&d, out, ow, oh, CF_MEMORY_DEVICE));
+    std::vector<cf_frame> dst = device_frames(out, ow, oh);
     double ms = median_ms([&](int i) {
         CF_CHECK(cf_filter_run(cf_chain_get(sc, 0), &src[i % src.size()], &mid[i % 2], nullptr));
-        CF_CHECK(cf_filter_run(cf_chain_get(cv, 0), &mid[i % 2], &dst[i % 2], nullptr));
+        CF_CHECK(cf_filter_run(cf_chain_get(cv, 0), &mid[i % 2], &dst[i % dst.size()], nullptr));
     });
     CHECK(cudaDeviceSynchronize());
-    row(label, ms, frame_bytes(in, w, h) + frame_bytes(out, ow, oh));
+    row(label, ms, frame_bytes(in, w, h) + frame_bytes(out, ow, oh), "two passes");
     for (auto &s : src) cf_frame_free(&s);
-    for (int i = 0; i < 2; i++) {
-        cf_frame_free(&mid[i]);
-        cf_frame_free(&dst[i]);
-    }
+    for (auto &d : dst) cf_frame_free(&d);
+    for (auto &m : mid) cf_frame_free(&m);
     cf_chain_free(&sc);
     cf_chain_free(&cv);
 }
@@ -170,8 +239,11 @@ int main(int argc, char **argv)
             g_reps = std::atoi(argv[++i]);
         } else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) {
             g_only = argv[++i];
+        } else if (!std::strcmp(argv[i], "--generic")) {
+            cf_convert_cuda_force_generic(true);
+            cf_scale_cuda_force_generic(true);
         } else {
-            std::fprintf(stderr, "usage: cf-convert-scale-bench [--reps N] [--only TEXT]\n");
+            std::fprintf(stderr, "usage: cf-convert-scale-bench [--reps N] [--only TEXT] [--generic]\n");
             return 2;
         }
     }
@@ -180,22 +252,9 @@ int main(int argc, char **argv)
     CHECK(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, %d SMs; 4K = %dx%d; median of %d samples of 10 runs\n\n", prop.name,
                 prop.multiProcessorCount, w, h, g_reps);
-    std::printf("| case | ms | GB/s (read + write) | of copy rate |\n|---|---|---|---|\n");
-    {
-        std::vector<cf_frame> src = random_frames(CF_FORMAT_RGBA, w, h);
-        cf_frame dst;
-        CF_CHECK(cf_frame_alloc(&dst, CF_FORMAT_RGBA, w, h, CF_MEMORY_DEVICE));
-        double ms = median_ms([&](int i) {
-            const cf_frame &s = src[i % src.size()];
-            CHECK(cudaMemcpy2DAsync(dst.data[0], dst.pitch[0], s.data[0], s.pitch[0],
-                                    (size_t)w * 4, h, cudaMemcpyDeviceToDevice, 0));
-        });
-        size_t bytes = 2 * frame_bytes(CF_FORMAT_RGBA, w, h);
-        g_copy_gbs = bytes / (ms * 1e-3) / 1e9;
-        row("device copy, 4K RGBA (cudaMemcpy2DAsync)", ms, bytes);
-        for (auto &s : src) cf_frame_free(&s);
-        cf_frame_free(&dst);
-    }
+    std::printf("| case | kernel | ms | GB/s (read + write) | of copy rate | of cudaMemcpy2D rate |\n"
+                "|---|---|---|---|---|---|\n");
+    copy_cases(w, h);
     filter_case("convert NV12 -> RGBA (bt709, left, linear)", "convert=format=rgba:matrix=bt709",
                 CF_FORMAT_NV12, w, h);
     filter_case("convert NV12 -> RGBA (nearest chroma)",

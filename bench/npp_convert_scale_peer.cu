@@ -1,8 +1,10 @@
 // NPP peers of cf-convert-scale-bench, built on the GPU host (NPP exists
-// only there): the same 4K frames, rotation over a working set larger than
-// the L2, 5 warm-up runs and the median of 30 samples of 10 runs. One case
-// per build (-DCASE=1..8), so a function this NPP lacks costs only its row:
-//   nvcc -O2 -DCASE=N npp_convert_scale_peer.cu -lnppig -lnppicc -lnppc
+// only there): the same 4K frames, inputs and outputs each rotating over
+// 512 MiB (larger than the 60 MB L2, as in cf-convert-scale-bench), 5
+// warm-up runs and the median of 30 samples of 10 runs. One case per build
+// (-DCASE=1..8), so a function this NPP lacks costs only its row (a
+// function missing from its headers prints "not in this NPP"):
+//   nvcc -O2 -std=c++17 -DCASE=N npp_convert_scale_peer.cu -lnppig -lnppicc -lnppc
 #include <cuda_runtime.h>
 #include <nppi.h>
 
@@ -13,6 +15,24 @@
 #include <vector>
 
 #include "check.cuh"
+
+// Stand-ins that unqualified lookup finds beside NPP's own declaration,
+// for where NPP's headers lack the function (NPP 13 dropped some AC4
+// variants): an ellipsis is the worst match, so NPP's function wins
+// overload resolution whenever it is declared.
+namespace fallback {
+inline NppStatus nppiRGBToYUV420_8u_AC4P3R_Ctx(...)
+{
+    return NPP_NOT_IMPLEMENTED_ERROR;
+}
+} // namespace fallback
+using namespace fallback;
+
+// Frames of `bytes` each that make up 512 MiB (at least 4).
+static int frames_for(double bytes)
+{
+    return std::max(4, (int)((512.0 * 1024 * 1024) / bytes));
+}
 
 static double median_ms(const std::function<void(int)> &fn)
 {
@@ -54,7 +74,7 @@ static void row_out(const char *label, double ms, double bytes)
 
 int main()
 {
-    const int w = 3840, h = 2160, n = 12;
+    const int w = 3840, h = 2160;
     NppStreamContext ctx = {};
     ctx.hStream = 0;
     CHECK(cudaGetDevice(&ctx.nCudaDeviceId));
@@ -73,11 +93,12 @@ int main()
     size_t p1, p4, p3, pd;
 #if CASE == 1 || CASE == 2
     // NV12 (one block: Y rows then UV rows) to packed RGB.
+    const int n = frames_for(w * h * 1.5), nd = frames_for(w * h * 3.0);
     auto nv12 = images(n, w, h * 3 / 2, &p1);
-    Npp8u *rgb;
-    CHECK(cudaMallocPitch((void **)&rgb, &p3, (size_t)w * 3, h));
+    auto rgbs = images(nd, (size_t)w * 3, h, &p3);
     double ms = median_ms([&](int i) {
         const Npp8u *src[2] = { nv12[i % n], nv12[i % n] + p1 * h };
+        Npp8u *rgb = rgbs[i % nd];
 #if CASE == 1
         NPP(nppiNV12ToRGB_8u_P2C3R_Ctx(src, (int)p1, rgb, (int)p3, size, ctx));
 #else
@@ -90,15 +111,25 @@ int main()
 #elif CASE == 3 || CASE == 4
     // Packed RGB(A) to planar I420.
     const int cn = CASE == 3 ? 3 : 4;
+    const int n = frames_for((double)w * h * cn), nd = frames_for(w * h * 1.5);
     auto rgb = images(n, (size_t)w * cn, h, &p3);
-    Npp8u *y, *u, *vv;
-    CHECK(cudaMallocPitch((void **)&y, &pd, w, h));
     size_t pc;
-    CHECK(cudaMallocPitch((void **)&u, &pc, w / 2, h / 2));
-    CHECK(cudaMallocPitch((void **)&vv, &pc, w / 2, h / 2));
-    Npp8u *dst[3] = { y, u, vv };
+    auto ys = images(nd, w, h, &pd), us = images(nd, w / 2, h / 2, &pc),
+         vs = images(nd, w / 2, h / 2, &pc);
     int steps[3] = { (int)pd, (int)pc, (int)pc };
+#if CASE == 4
+    {
+        Npp8u *dst[3] = { ys[0], us[0], vs[0] };
+        if (nppiRGBToYUV420_8u_AC4P3R_Ctx(rgb[0], (int)p3, dst, steps, size, ctx) ==
+            NPP_NOT_IMPLEMENTED_ERROR) {
+            std::printf("| NPP nppiRGBToYUV420_8u_AC4P3R: not in this NPP | | | |\n");
+            return 0;
+        }
+    }
+#endif
     double ms = median_ms([&](int i) {
+        int o = i % nd;
+        Npp8u *dst[3] = { ys[o], us[o], vs[o] };
 #if CASE == 3
         NPP(nppiRGBToYUV420_8u_C3P3R_Ctx(rgb[i % n], (int)p3, dst, steps, size, ctx));
 #else
@@ -113,12 +144,13 @@ int main()
     // super-sampling (area).
     const int cn = CASE <= 6 ? 4 : 1;
     const NppiInterpolationMode inter = CASE % 2 ? NPPI_INTER_LINEAR : NPPI_INTER_SUPER;
+    const int n = frames_for((double)w * h * cn), nd = frames_for(1920.0 * 1080 * cn);
     auto src = images(n, (size_t)w * cn, h, &p4);
-    Npp8u *dst;
-    CHECK(cudaMallocPitch((void **)&dst, &pd, (size_t)1920 * cn, 1080));
+    auto dsts = images(nd, (size_t)1920 * cn, 1080, &pd);
     NppiSize dsize = { 1920, 1080 };
     NppiRect sroi = { 0, 0, w, h }, droi = { 0, 0, 1920, 1080 };
     double ms = median_ms([&](int i) {
+        Npp8u *dst = dsts[i % nd];
         if (cn == 4)
             NPP(nppiResize_8u_C4R_Ctx(src[i % n], (int)p4, size, sroi, dst, (int)pd, dsize, droi,
                                       inter, ctx));

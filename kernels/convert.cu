@@ -1,5 +1,7 @@
 /* CUDA convert: the same arithmetic as convert_cpu.c through convert.h.
- * Three kernels: 4:2:0 outputs one thread per chroma sample (its 2x2 luma
+ * The dispatch below runs a fast kernel of convert_fast.cu where one takes
+ * the shape (8-bit 4:2:0 to or from 3- and 4-byte RGB), else one of three
+ * generic kernels: 4:2:0 outputs one thread per chroma sample (its 2x2 luma
  * block and the sample itself); 4-byte RGB outputs one thread per 2x2
  * pixel block, each pixel packed into one 32-bit word and a row's two
  * pixels stored as one 8-byte word (8-byte aligned rows; else one word a
@@ -7,12 +9,26 @@
  * any height fits the 65535 grid.y limit. */
 #include <cuda_runtime.h>
 
+#include <atomic>
+
 #include "convert.h"
+#include "convert_fast.cuh"
 #include "launch.cuh"
 
 namespace {
 
 constexpr int kThreads = 128;
+
+std::atomic<bool> g_force_generic{ false };
+thread_local const char *t_last = "";
+
+/* Records the kernel a successful launch ran (cf_convert_cuda_last_kernel). */
+cf_status ran(cf_status st, const char *name)
+{
+    if (st == CF_OK)
+        t_last = name;
+    return st;
+}
 
 unsigned grid_rows(int rows)
 {
@@ -105,22 +121,40 @@ bool aligned(const void *p, size_t pitch, size_t n)
 
 } // namespace
 
+extern "C" void cf_convert_cuda_force_generic(bool generic)
+{
+    g_force_generic.store(generic, std::memory_order_relaxed);
+}
+
+extern "C" const char *cf_convert_cuda_last_kernel(void)
+{
+    return t_last;
+}
+
 extern "C" cf_status cf_convert_cuda(const cf_convert_plan *plan, const cf_frame *src,
                                      cf_frame *dst, cf_stream stream)
 {
     cudaStream_t s = (cudaStream_t)stream;
     cf_convert_planes in = cf_convert_planes_of(src), out = cf_convert_planes_of(dst);
     int w = src->width, h = src->height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+    if (!g_force_generic.load(std::memory_order_relaxed)) {
+        const char *fast = cf_convert_fast_takes(plan, &in, &out);
+        if (fast)
+            return ran(cf_convert_fast_run(plan, &in, &out, w, h, s), fast);
+    }
     dim3 block(kThreads);
     dim3 blocks_grid((unsigned)((cw + kThreads - 1) / kThreads), grid_rows(ch));
     if (plan->d.kind == CF_KIND_YUV)
-        return CF_CUDA_CHECK(cf_launch(convert_yuv_blocks, blocks_grid, block, 0, s, *plan, in,
-                                       out, w, h));
+        return ran(CF_CUDA_CHECK(cf_launch(convert_yuv_blocks, blocks_grid, block, 0, s, *plan,
+                                           in, out, w, h)),
+                   "yuv_blocks");
     if (plan->d.kind == CF_KIND_RGB && plan->d.bpp == 4 && aligned(dst->data[0], dst->pitch[0], 4)) {
         auto kernel = aligned(dst->data[0], dst->pitch[0], 8) ? convert_rgb4_blocks<true>
                                                               : convert_rgb4_blocks<false>;
-        return CF_CUDA_CHECK(cf_launch(kernel, blocks_grid, block, 0, s, *plan, in, out, w, h));
+        return ran(CF_CUDA_CHECK(cf_launch(kernel, blocks_grid, block, 0, s, *plan, in, out, w, h)),
+                   "rgb4_blocks");
     }
     dim3 grid((unsigned)((w + kThreads - 1) / kThreads), grid_rows(h));
-    return CF_CUDA_CHECK(cf_launch(convert_pixels, grid, block, 0, s, *plan, in, out, w, h));
+    return ran(CF_CUDA_CHECK(cf_launch(convert_pixels, grid, block, 0, s, *plan, in, out, w, h)),
+               "pixels");
 }

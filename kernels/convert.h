@@ -481,6 +481,15 @@ extern const char *const cf_convert_format_choices[], *const cf_convert_matrix_c
     *const cf_convert_filter_choices[];
 int cf_convert_filter_output_formats(const double *values, cf_format input, cf_format *out);
 cf_convert_plan cf_convert_filter_plan(const double *values, cf_format src, cf_format dst);
+/* Test hook, exported for tests and benchmarks: with `generic` true every
+ * later GPU convert of the process runs the generic kernels (convert.cu),
+ * never the fast ones (convert_fast.cu); false (the default) lets the
+ * dispatch pick. Thread-safe (an atomic); meant to be set between runs. */
+CF_API void cf_convert_cuda_force_generic(bool generic);
+/* The kernel of the calling thread's last successful GPU convert launch:
+ * "yuv420_to_rgb", "rgb_to_yuv420" (fast), "yuv_blocks", "rgb4_blocks",
+ * "pixels" (generic), or "" before any. Static storage. */
+CF_API const char *cf_convert_cuda_last_kernel(void);
 #ifdef __cplusplus
 }
 #endif

@@ -179,6 +179,15 @@ extern const char *const cf_scale_method_choices[];
 void cf_scale_filter_output_size(const double *v, int width, int height, int *ow, int *oh);
 cf_status cf_scale_filter_make_plan(const double *v, const cf_frame *src, const cf_frame *dst,
                                     void *plan);
+/* Test hook, exported for tests and benchmarks: with `generic` true every
+ * later GPU scale of the process runs the generic kernel (scale.cu), never
+ * the fast ones (scale_fast.cu); false (the default) lets the dispatch
+ * pick. Thread-safe (an atomic); meant to be set between runs. */
+CF_API void cf_scale_cuda_force_generic(bool generic);
+/* The kernel of the calling thread's last successful GPU scale: "taps8"
+ * or "box8" when the fast kernels ran any of its planes (the last of
+ * those), else "generic"; "" before any. Static storage. */
+CF_API const char *cf_scale_cuda_last_kernel(void);
 #ifdef __cplusplus
 }
 #endif

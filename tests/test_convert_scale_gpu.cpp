@@ -1,8 +1,14 @@
 // CUDA convert and scale against their CPU reference, bit for bit: random
 // format pairs, sizes (odd, 1x1, growing and shrinking), parameters, crops,
 // pitches and data, guard bytes around every plane. Skips visibly without a
-// GPU.
+// GPU. The fast kernels (convert_fast.cu, scale_fast.cu) are forced off
+// and on, and each test says which kernel ran.
 #include "test_utils.h"
+
+extern "C" {
+#include "convert.h"
+#include "scale.h"
+}
 
 namespace {
 
@@ -21,7 +27,8 @@ int pick(std::mt19937 &rng, int lo, int hi)
 // Runs the one filter of `text` from a sw x sh `fmt` frame to its output
 // format and size on the CPU and on the GPU, and compares every plane and
 // every guard byte. Rows 16-byte aligned or not at random.
-void compare(const std::string &text, cf_format fmt, int sw, int sh, std::mt19937 &rng)
+void compare(const std::string &text, cf_format fmt, int sw, int sh, std::mt19937 &rng,
+             size_t align = 0)
 {
     cf_chain *chain = cf_chain_parse(text.c_str());
     ASSERT_NE(chain, nullptr) << cf_last_error();
@@ -33,7 +40,7 @@ void compare(const std::string &text, cf_format fmt, int sw, int sh, std::mt1993
     SCOPED_TRACE(text + " " + cf_format_name(fmt) + " " + std::to_string(sw) + "x" +
                  std::to_string(sh) + " -> " + cf_format_name(out_fmt) + " " +
                  std::to_string(dw) + "x" + std::to_string(dh));
-    cftest::expect_cpu_gpu_equal(f, fmt, sw, sh, out_fmt, dw, dh, rng);
+    cftest::expect_cpu_gpu_equal(f, fmt, sw, sh, out_fmt, dw, dh, rng, align);
     cf_chain_free(&chain);
 }
 
@@ -48,7 +55,146 @@ std::vector<Size> sizes(std::mt19937 &rng, int n)
     return s;
 }
 
+// Every GPU convert and scale in its scope runs the generic kernels.
+struct ScopedGeneric {
+    ScopedGeneric()
+    {
+        cf_convert_cuda_force_generic(true);
+        cf_scale_cuda_force_generic(true);
+    }
+    ~ScopedGeneric()
+    {
+        cf_convert_cuda_force_generic(false);
+        cf_scale_cuda_force_generic(false);
+    }
+};
+
+const cf_format kYuv8[] = { CF_FORMAT_NV12, CF_FORMAT_I420 };
+const char *const kYuv8Choice[] = { "nv12", "i420" };
+const cf_format kRgb34[] = { CF_FORMAT_RGBA, CF_FORMAT_BGRA, CF_FORMAT_RGBX,
+                             CF_FORMAT_BGRX, CF_FORMAT_RGB,  CF_FORMAT_BGR };
+const char *const kRgb34Choice[] = { "rgba", "bgra", "rgbx", "bgrx", "rgb", "bgr" };
+const cf_format kScale8[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_BGRX,
+                              CF_FORMAT_RGB,   CF_FORMAT_NV12, CF_FORMAT_I420 };
+
+std::string random_convert_options(std::mt19937 &rng)
+{
+    const char *matrices[] = { "bt601", "bt709", "bt2020" }, *ranges[] = { "limited", "full" };
+    const char *sites[] = { "left", "center" }, *filters[] = { "linear", "nearest" };
+    return std::string(":matrix=") + matrices[rng() % 3] + ":range=" + ranges[rng() % 2] +
+           ":chroma-site=" + sites[rng() % 2] + ":chroma-filter=" + filters[rng() % 2] +
+           ":alpha=" + std::to_string(rng() % 2 ? -1 : pick(rng, 0, 255));
+}
+
+// The fast convert kernels (or, forced, the generic ones) on rows aligned
+// to 16 or 4 bytes: every 8-bit 4:2:0 <-> 3/4-byte RGB pair both ways, random
+// parameters, sizes from 1x1 to whole and partial groups of 4 columns.
+void convert_fast_pairs(bool generic, int seed)
+{
+    std::mt19937 rng(seed);
+    std::vector<Size> s = sizes(rng, 4);
+    s.push_back({ 4, 2 });
+    s.push_back({ 7, 5 });
+    s.push_back({ 1920, 1080 });
+    for (int y = 0; y < 2; y++)
+        for (int r = 0; r < 6; r++)
+            for (Size sz : s) {
+                if (sz.w * sz.h > 100000 && rng() % 4)
+                    continue;
+                // Rows on 16 bytes (RGBA 16 bytes at a time) or on 4.
+                compare(std::string("convert=format=") + kRgb34Choice[r] + random_convert_options(rng),
+                        kYuv8[y], sz.w, sz.h, rng, rng() % 2 ? 16 : 4);
+                if (generic)
+                    EXPECT_STRNE(cf_convert_cuda_last_kernel(), "yuv420_to_rgb");
+                else
+                    EXPECT_STREQ(cf_convert_cuda_last_kernel(), "yuv420_to_rgb");
+                compare(std::string("convert=format=") + kYuv8Choice[y] + random_convert_options(rng),
+                        kRgb34[r], sz.w, sz.h, rng, rng() % 2 ? 16 : 4);
+                if (generic)
+                    EXPECT_STRNE(cf_convert_cuda_last_kernel(), "rgb_to_yuv420");
+                else
+                    EXPECT_STREQ(cf_convert_cuda_last_kernel(), "rgb_to_yuv420");
+            }
+}
+
+// The fast scale kernels (or, forced, the generic one) on 16-byte aligned
+// rows: 8-bit formats, every method, random sizes and crops, whole-number
+// area factors (box means) among them.
+void scale_fast_shapes(bool generic, int seed)
+{
+    std::mt19937 rng(seed);
+    const char *methods[] = { "nearest", "bilinear", "bicubic", "area", "lanczos" };
+    for (cf_format fmt : kScale8)
+        for (const char *m : methods)
+            for (Size s : sizes(rng, 3)) {
+                int dw = pick(rng, 1, 300), dh = pick(rng, 1, 150);
+                if (rng() % 3 == 0) { // whole factors: the box kernel
+                    int kx = pick(rng, 1, 4), ky = pick(rng, 1, 4);
+                    s = { dw * kx, dh * ky };
+                    if (s.w > 600 || s.h > 300)
+                        s = { kx * (dw = pick(rng, 1, 40)), ky * (dh = pick(rng, 1, 40)) };
+                }
+                std::string text = std::string("scale=method=") + m + ":w=" +
+                                   std::to_string(dw) + ":h=" + std::to_string(dh);
+                if (rng() % 4 == 0 && s.w > 2 && s.h > 2) {
+                    int cx = pick(rng, 0, s.w - 2), cy = pick(rng, 0, s.h - 2);
+                    text += ":crop-x=" + std::to_string(cx) + ":crop-y=" + std::to_string(cy) +
+                            ":crop-w=" + std::to_string(pick(rng, 1, s.w - cx)) +
+                            ":crop-h=" + std::to_string(pick(rng, 1, s.h - cy));
+                }
+                compare(text, fmt, s.w, s.h, rng, 16);
+                std::string last = cf_scale_cuda_last_kernel();
+                if (generic)
+                    EXPECT_EQ(last, "generic") << text;
+                else
+                    EXPECT_TRUE(last == "taps8" || last == "box8") << text << ": " << last;
+            }
+}
+
 } // namespace
+
+TEST(GpuConvert, FastKernelsEveryPairRandomParameters)
+{
+    CF_REQUIRE_GPU();
+    convert_fast_pairs(false, 420);
+}
+
+TEST(GpuConvert, GenericKernelsWhenForced)
+{
+    CF_REQUIRE_GPU();
+    ScopedGeneric generic;
+    convert_fast_pairs(true, 421);
+}
+
+TEST(GpuScale, FastKernelsEightBitRandomSizesAndCrops)
+{
+    CF_REQUIRE_GPU();
+    scale_fast_shapes(false, 8);
+}
+
+TEST(GpuScale, GenericKernelWhenForced)
+{
+    CF_REQUIRE_GPU();
+    ScopedGeneric generic;
+    scale_fast_shapes(true, 9);
+}
+
+// The hot 4K shapes through the fast kernels, and through the generic ones.
+TEST(GpuConvertScale, FourKHotShapesBothWays)
+{
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(3840);
+    for (int g = 0; g < 2; g++) {
+        cf_convert_cuda_force_generic(g == 1);
+        cf_scale_cuda_force_generic(g == 1);
+        compare("convert=format=rgba:matrix=bt709", CF_FORMAT_NV12, 3840, 2160, rng, 16);
+        compare("convert=format=nv12:matrix=bt709", CF_FORMAT_RGBA, 3840, 2160, rng, 16);
+        compare("scale=w=1920:h=1080:method=bilinear", CF_FORMAT_RGBA, 3840, 2160, rng, 16);
+        compare("scale=w=1920:h=1080:method=area", CF_FORMAT_NV12, 3840, 2160, rng, 16);
+    }
+    cf_convert_cuda_force_generic(false);
+    cf_scale_cuda_force_generic(false);
+}
 
 TEST(GpuConvert, EveryFormatPairRandomParameters)
 {
