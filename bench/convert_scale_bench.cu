@@ -10,8 +10,8 @@
 // whole pitched block, a plain 16-byte-a-thread copy kernel); the table
 // gives each case against it and against cudaMemcpy2DAsync alone, with the
 // kernel the library ran (fast or generic; --generic forces the generic
-// kernels). convertscale (one pass) is timed beside scale then convert
-// through an intermediate frame (two passes).
+// kernels). convertscale (the filter) is timed beside the scale and
+// convert filters run one after the other through an intermediate frame.
 //
 //   cf-convert-scale-bench [--reps N] [--only TEXT] [--generic]   (TEXT: cases whose label has it)
 #include <cuda_runtime.h>
@@ -197,8 +197,8 @@ void filter_case(const std::string &label, const char *chain_text, cf_format in,
 }
 
 // Times `scale` (w x h `in` to its size) then `convert` through an
-// intermediate device frame: what convertscale saves a trip through memory
-// against. Bytes counted as for one pass (input plus final output).
+// intermediate device frame, as two filters (convertscale's definition).
+// Bytes counted as for one pass (input plus final output).
 void two_pass_case(const std::string &label, const char *scale_text, const char *convert_text,
                    cf_format in, int w, int h)
 {
@@ -297,10 +297,10 @@ int main(int argc, char **argv)
     for (const Fused &c : fused) {
         std::string scale = std::string("w=1920:h=1080:method=") + c.method;
         std::string convert = std::string("format=") + c.format + ":matrix=bt709";
-        filter_case(std::string("convertscale ") + c.what + " " + c.method + " (one pass)",
+        filter_case(std::string("convertscale ") + c.what + " " + c.method + " (the filter)",
                     ("convertscale=" + scale + ":" + convert).c_str(), c.in, w, h);
         two_pass_case(std::string("convertscale ") + c.what + " " + c.method +
-                          " as scale, convert (two passes)",
+                          " as the scale and convert filters",
                       ("scale=" + scale).c_str(), ("convert=" + convert).c_str(), c.in, w, h);
     }
     return 0;

@@ -65,11 +65,11 @@ static const struct cf_filter_impl convert_scale_impl = {
 
 const cf_filter_desc cf_filter_convert_scale = {
     "convertscale",
-    "Resize and convert between pixel formats in one pass",
+    "Resize and convert between pixel formats in one filter",
     "scale and convert in one filter: resizes (w, h, method, crop: as scale) and converts to "
     "any supported format (format, matrix, range, chroma siting, alpha: as convert). The "
-    "result is scale's followed by convert's, bit for bit, made in one pass with no "
-    "intermediate image in memory.",
+    "result is scale's followed by convert's, bit for bit (on the GPU the two kernels run "
+    "through an intermediate frame in the filter's scratch).",
     convert_scale_params,
     (int)(sizeof convert_scale_params / sizeof convert_scale_params[0]),
     cf_convert_formats,
