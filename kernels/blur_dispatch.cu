@@ -13,10 +13,12 @@ namespace {
  * method for 8-bit frames whose larger radius is at most max_radius (where
  * both take a frame it is 2.2x to 10x faster than the two-pass method:
  * cf-bench --methods, H200, bench/results/2026-12-01-h200-s15-17-*); the
- * tile method for 16-bit frames of 1-2 channels a plane up to radius 32
- * (no intermediate plane in device memory, where the two-pass method pays
- * a fixed 0.17 ms a 4K P010 frame; it also takes 8-bit frames and radii
- * up to 48, which the table gives it only where measured faster); else
+ * tile method for 16-bit frames of 1-2 channels a plane up to radius 20
+ * (no intermediate plane in device memory: 4K P010 sigma 0.5 in 0.062 ms
+ * against the two-pass method's 0.151; from radius 24, sigma 6, the
+ * two-pass method is faster: 0.213 against 0.231 ms, H200, session 16's
+ * final call, bench/results/2026-12-01-h200-s16-final.md; it also takes
+ * 8-bit frames and radii up to 48, slower there than reg or sep); else
  * the two-pass method, which takes every frame the element accepts. */
 struct Row {
     cf_blur_method method;
@@ -25,7 +27,7 @@ struct Row {
 };
 constexpr Row kTable[] = {
     { CF_BLUR_METHOD_REG, 24, 1 },
-    { CF_BLUR_METHOD_TILE, 32, 2 },
+    { CF_BLUR_METHOD_TILE, 20, 2 },
     { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0 },
 };
 

@@ -388,8 +388,10 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 8, 16, 4, 1, 1, CF_BLUR_METHOD_SEP },
         { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
         { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
-        { 8, 8, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 65 taps: radius 32
-        { 8, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // unequal radii: padded
+        { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
+        { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // unequal radii: padded
+        { 8, 8, 1, 2, 1, CF_BLUR_METHOD_SEP },    // GRAY16, 65 taps: radius 32
+        { 8, 1, 1, 2, 2, CF_BLUR_METHOD_SEP },    // the larger radius, 32, decides
         { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_TILE }, // 16-bit, one tap of 65536
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
