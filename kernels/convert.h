@@ -40,10 +40,7 @@
  * (limited: shift by 2 bits, rounding half up; full: scale by
  * (2^D - 1) / (2^S - 1), rounding half up).
  *
- * Every input sample is read through cf_cv_in(): from memory, or, in a
- * file that defines CF_CONVERT_SCALED_SOURCE before including this header
- * (convert_scale.h), as the scale's output sample at that position, so the
- * same functions convert a scaled image without storing it. */
+ * Every input sample is read through cf_cv_in(). */
 #ifndef CUDAFILTERS_KERNELS_CONVERT_H
 #define CUDAFILTERS_KERNELS_CONVERT_H
 
@@ -53,9 +50,6 @@
 #include "common.h"
 #include "cudafilters/frame.h"
 #include "internal.h"
-#ifdef CF_CONVERT_SCALED_SOURCE
-#include "scale.h"
-#endif
 
 #define CF_CONVERT_SHIFT 14
 
@@ -101,13 +95,10 @@ typedef struct cf_convert_layout {
 typedef struct cf_convert_planes {
     uint8_t *data[3];
     size_t pitch[3];
-    /* A scaled source only (CF_CONVERT_SCALED_SOURCE): the cf_scale_plan
-     * and its tables, in the memory of the code that reads them; else NULL. */
-    const void *scale, *tables;
 } cf_convert_planes;
 
-/* Internal linkage under nvcc too: convert_scale.cu compiles these same
- * functions over a scaled source, and the two sets must stay apart. */
+/* Internal linkage under nvcc: each .cu file that includes this header
+ * has its own device copies of these functions. */
 #ifdef __CUDACC__
 #define CF_CV_FN static CF_HOSTDEV
 #else
@@ -152,22 +143,6 @@ CF_CV_FN int cf_cv_rescale(int v, int num, int den)
     return (int)(((int64_t)v * num * 2 + den) / (2 * (int64_t)den));
 }
 
-#ifdef CF_CONVERT_SCALED_SOURCE
-/* Sample `byte / sb` of pixel (x, y) of plane `plane` of the scaled image:
- * the scale's output sample there (scale.h), computed from the source. */
-CF_CV_FN int cf_cv_in(const cf_convert_planes *p, int plane, int x, int y, int step, int byte,
-                      int sb, int shift)
-{
-    (void)step;
-    (void)shift; /* the scale's plane has both */
-    const cf_scale_plan *sp = (const cf_scale_plan *)p->scale;
-    const cf_scale_plane *pp = &sp->planes[plane];
-    int c = byte / sb;
-    return sp->box[pp->klass]
-               ? cf_sc_box(sp, pp, p->data[plane], p->pitch[plane], x, y, c)
-               : cf_sc_sample(sp, pp, p->tables, p->data[plane], p->pitch[plane], x, y, c);
-}
-#else
 /* Sample of pixel (x, y) of plane `plane`: `step` bytes a pixel, at byte
  * `byte` of it, `sb` bytes, shifted right by `shift` (cf_sample_load). */
 CF_CV_FN int cf_cv_in(const cf_convert_planes *p, int plane, int x, int y, int step, int byte,
@@ -176,7 +151,6 @@ CF_CV_FN int cf_cv_in(const cf_convert_planes *p, int plane, int x, int y, int s
     return cf_sample_load(p->data[plane] + (size_t)y * p->pitch[plane] + (size_t)x * step + byte,
                           sb, shift);
 }
-#endif
 
 /* Luma sample of a YUV frame at (x, y). */
 CF_CV_FN int cf_cv_luma(const cf_convert_layout *l, const cf_convert_planes *p, int x, int y)

@@ -5,7 +5,7 @@
 
 cf_convert_planes cf_convert_planes_of(const cf_frame *f)
 {
-    cf_convert_planes p = { { NULL, NULL, NULL }, { 0, 0, 0 }, NULL, NULL };
+    cf_convert_planes p = { { NULL, NULL, NULL }, { 0, 0, 0 } };
     const cf_format_info *info = cf_format_get_info(f->format);
     for (int i = 0; i < info->n_planes && i < 3; i++) {
         p.data[i] = f->data[i];

@@ -44,8 +44,8 @@ static void fill(const cf_convert_plan *pl, lut_block *t)
         uint8_t in[8] = { 0 }, out[8] = { 0 };
         cf_sample_store(in, s->sample_bytes, s->shift, v);
         cf_sample_store(in + s->sample_bytes, s->sample_bytes, s->shift, v);
-        cf_convert_planes p = { { in, in, in }, { 0, 0, 0 }, NULL, NULL };
-        cf_convert_planes o = { { out, out, out }, { 0, 0, 0 }, NULL, NULL };
+        cf_convert_planes p = { { in, in, in }, { 0, 0, 0 } };
+        cf_convert_planes o = { { out, out, out }, { 0, 0, 0 } };
         if (d->kind == CF_KIND_GRAY) {
             t->main16[v] = stored(d, cf_cv_pixel_gray(pl, &p, 0, 0));
         } else if (d->kind == CF_KIND_RGB) {

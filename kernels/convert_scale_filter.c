@@ -2,7 +2,11 @@
  * (values: scale's first, then convert's), resizing and converting in one
  * step (convert_scale.h): the GStreamer element cfconvertscale, and
  * `convertscale=w=1280:h=720:format=rgba` in filter strings. */
+#include <string.h>
+
+#include "convert_cpu_fast.h"
 #include "convert_scale.h"
+#include "scale_cpu_fast.h"
 
 static const cf_param_desc convert_scale_params[] = { CF_SCALE_PARAM_DESCS,
                                                       CF_CONVERT_PARAM_DESCS };
@@ -27,19 +31,34 @@ static cf_status convert_scale_make_plan(const double *values, const cf_frame *s
                      .memory = src->memory, .device = src->device };
     CF_TRY(cf_scale_filter_make_plan(values, src, &mid, &p->scale));
     p->convert = cf_convert_filter_plan(convert_values(values), src->format, dst->format);
+    memset(&p->mid, 0, sizeof p->mid);
+    if (src->memory != CF_MEMORY_DEVICE) {
+        cf_status st = cf_frame_alloc(&p->mid, src->format, dst->width, dst->height,
+                                      CF_MEMORY_HOST);
+        if (st != CF_OK) {
+            cf_scale_free_plan(&p->scale);
+            return st;
+        }
+    }
     return CF_OK;
 }
 
 static void convert_scale_free_plan(void *plan)
 {
-    cf_scale_free_plan(&((cf_convert_scale_plan *)plan)->scale);
+    cf_convert_scale_plan *p = plan;
+    cf_scale_free_plan(&p->scale);
+    cf_frame_free(&p->mid);
 }
 
+/* The scale into the plan's intermediate, then the convert from it, each
+ * with its optimized CPU code (convert_scale.h). */
 static cf_status convert_scale_run_cpu(const void *plan, const cf_frame *src, cf_frame *dst,
                                        cf_scratch *scratch)
 {
-    cf_convert_scale_cpu(plan, src, dst, scratch->threads);
-    return CF_OK;
+    const cf_convert_scale_plan *p = plan;
+    cf_frame mid = p->mid;
+    CF_TRY(cf_scale_fast(&p->scale, src, &mid, scratch, scratch->threads));
+    return cf_convert_fast(&p->convert, &mid, dst, scratch, scratch->threads);
 }
 
 #ifdef CF_HAVE_CUDA

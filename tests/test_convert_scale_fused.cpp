@@ -2,10 +2,10 @@
 // the scale filter, then the convert filter, run one after the other with
 // the same parameters, bit for bit. Random format pairs, sizes (1x1, odd,
 // growing and shrinking), methods, crops, colour parameters, pitches and
-// data, guard bytes around every plane. The CPU version runs the same
-// one-pass arithmetic as the CUDA kernels (test_convert_scale_gpu.cpp
-// compares those with it), so this is also the GPU path's check on
-// machines without a GPU.
+// data, guard bytes around every plane. Both versions run the scale into
+// an intermediate frame and the convert from it (the CPU version with the
+// optimized code, whose level and threads vary here);
+// test_convert_scale_gpu.cpp compares the CUDA version with this one.
 #include "test_utils.h"
 
 namespace {

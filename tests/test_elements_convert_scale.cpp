@@ -338,7 +338,7 @@ TEST_F(ConvertScaleElements, ConvertScaleKeepsTheDisplayAspectRatio)
 }
 
 // CUDA memory in and out (cudaupload ! cfconvertscale ! cudadownload),
-// the one-pass kernel on the GPU: equal to scale then convert on the CPU.
+// the scale and convert kernels on the GPU: equal to scale then convert on the CPU.
 TEST_F(ConvertScaleElements, ConvertScaleOnCudaMemory)
 {
     CF_REQUIRE_GPU();
