@@ -105,8 +105,9 @@ newest_early (GstCfSchedule * sched)
 
 /* How long after the newest submit the task leaves the inputs of early
  * outputs to the streaming thread, which lets them go at its next submit
- * with a query that does not wait (gst_cf_schedule_release_finished). While frames keep
- * coming, no thread then sleeps on the GPU for them: each host wait costs
+ * with a query that does not wait (gst_cf_schedule_release_finished).
+ * While frames keep coming, no thread then sleeps on the GPU for them:
+ * each host wait costs
  * the waiter and the CUDA driver's interrupt thread tens of microseconds
  * (bench/diag/evtcost.cu). Past it the stream is taken to have paused and
  * the task waits for the work itself, so that an upstream pool waiting for
