@@ -378,6 +378,24 @@ class Transcode(CliCase):
         self.assertEqual(frame_count(dst), frame_count(self.path("street.mp4")))
         self.assert_gray(dst)
 
+    def test_default_codec_follows_a_container_without_h264(self):
+        # WebM holds VP8/VP9/AV1 only: without --codec the tool takes the
+        # container's own (VP9), as ffmpeg does; MKV keeps H.264.
+        if "libvpx-vp9" not in run(["ffmpeg", "-v", "error", "-encoders"])[1]:
+            self.skipTest("this ffmpeg has no libvpx-vp9")
+        dst = self.out("street.webm")
+        out, _ = self.transcode("street.mp4", dst, "--vf", "gray", "--json")
+        self.assertEqual(json.loads(out)["encoder"], "libvpx-vp9")
+        self.assertEqual(stream_of(dst, "video")[0]["codec_name"], "vp9")
+        self.assertEqual(frame_count(dst), frame_count(self.path("street.mp4")))
+        out, _ = self.transcode("street.mp4", self.out("street.mkv"), "--json")
+        self.assertEqual(json.loads(out)["encoder"], "libx264")
+        rc, out, err = run([TOOL, "batch", "--out-dir", self.out("b"), "--ext", "webm", "--json",
+                            self.path("street.mp4")])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out.strip().splitlines()[-1])["files"][0]["encoder"],
+                         "libvpx-vp9")
+
     def test_failure_leaves_nothing(self):
         dst = self.out("x.mkv")
         _, err = self.transcode("truncated.mkv", dst, "--vf", "gray", expect=1)

@@ -31,6 +31,8 @@ static struct {
     gdouble stall_timeout;
     gboolean json, quiet, machine_progress, overwrite, skip_existing, dry_run;
 } opt = { .quality = -1, .jobs = 1, .stall_timeout = 60 };
+/* --codec was not given: opt.codec is the default, h264 (cli_job_opts). */
+static bool codec_default;
 
 static gboolean count_verbose(const gchar *name, const gchar *value, gpointer data, GError **error)
 {
@@ -44,7 +46,8 @@ static GOptionEntry common_entries[] = {
       "Filters, e.g. \"gray,blur=sigma=2\" (see `cudafilters filters`; default: none)", "FILTERS" },
     { "codec", 'c', 0, G_OPTION_ARG_STRING, &opt.codec,
       "Video codec (h264, hevc, mpeg4, ...) or encoder (libx264, h264_nvenc, ...); "
-      "default h264: NVENC where the GPU has it, else libx264", "NAME" },
+      "default h264 (NVENC where the GPU has it, else libx264), or the container's own codec "
+      "where it cannot hold H.264 (.webm: vp9)", "NAME" },
     { "quality", 'q', 0, G_OPTION_ARG_INT, &opt.quality,
       "Constant quality, lower is better: x264/x265 crf, NVENC cq, else qscale", "N" },
     { "pix-fmt", 0, 0, G_OPTION_ARG_STRING, &opt.pix_fmt,
@@ -193,8 +196,10 @@ static char *parse_job_options(GOptionContext *ctx, const GOptionEntry *entries,
         g_error_free(error);
         return msg;
     }
-    if (!opt.codec)
+    if (!opt.codec) {
         opt.codec = g_strdup("h264");
+        codec_default = true;
+    }
     return check_common();
 }
 
@@ -231,7 +236,8 @@ static void open_gpu(cli_gpu *gpu, int ordinal)
 
 static cli_job_opts job_opts(void)
 {
-    return (cli_job_opts){ .vf = opt.vf, .codec = opt.codec, .quality = opt.quality,
+    return (cli_job_opts){ .vf = opt.vf, .codec = opt.codec, .codec_default = codec_default,
+                           .quality = opt.quality,
                            .pix_fmt = opt.pix_fmt ? av_get_pix_fmt(opt.pix_fmt) : AV_PIX_FMT_NONE,
                            .max_errors = opt.max_errors, .stall_timeout = opt.stall_timeout,
                            .overwrite = opt.overwrite, .threads = opt.threads };
@@ -310,7 +316,8 @@ static char **child_options(void)
     g_ptr_array_add(a, g_strdup("--machine-progress"));
     if (opt.vf)
         g_ptr_array_add(a, g_strdup_printf("--vf=%s", opt.vf));
-    g_ptr_array_add(a, g_strdup_printf("--codec=%s", opt.codec));
+    if (!codec_default) /* else each child picks by its output's container */
+        g_ptr_array_add(a, g_strdup_printf("--codec=%s", opt.codec));
     if (opt.quality >= 0)
         g_ptr_array_add(a, g_strdup_printf("--quality=%d", opt.quality));
     if (opt.pix_fmt)

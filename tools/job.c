@@ -383,10 +383,14 @@ static int start(state *s, const AVFrame *first, AVFrame **processed)
     s->h = first->height;
     cli_vf_output_size(&s->vf, s->w, s->h, &s->ow, &s->oh);
     const AVCodec *cand[CLI_MAX_ENCODERS];
-    int n = cli_encoder_candidates(s->job->opts->codec, s->job->gpu != NULL, cand);
+    const char *codec = s->job->opts->codec;
+    const AVOutputFormat *ofmt = s->out.mux->oformat;
+    if (s->job->opts->codec_default && ofmt->video_codec != AV_CODEC_ID_NONE &&
+        avformat_query_codec(ofmt, AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) == 0)
+        codec = avcodec_get_name(ofmt->video_codec); /* WebM: vp9 (ffmpeg's choice too) */
+    int n = cli_encoder_candidates(codec, s->job->gpu != NULL, cand);
     if (n == 0)
-        return cli_fail(err, AVERROR_ENCODER_NOT_FOUND, "no encoder for --codec %s",
-                        s->job->opts->codec);
+        return cli_fail(err, AVERROR_ENCODER_NOT_FOUND, "no encoder for --codec %s", codec);
     /* Each failure's message, for the error if none works. */
     GString *tried = g_string_new(NULL);
     int ret = AVERROR_ENCODER_NOT_FOUND;
@@ -400,8 +404,7 @@ static int start(state *s, const AVFrame *first, AVFrame **processed)
      * change it). */
     if (ret < 0 && !s->vf_failed) {
         err->msg[0] = '\0';
-        cli_fail(err, ret, "no encoder for --codec %s works: %s", s->job->opts->codec,
-                 tried->str);
+        cli_fail(err, ret, "no encoder for --codec %s works: %s", codec, tried->str);
     }
     g_string_free(tried, TRUE);
     if (ret < 0)

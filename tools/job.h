@@ -24,6 +24,9 @@
 typedef struct cli_job_opts {
     const char *vf;        /* filter string, NULL or "": none */
     const char *codec;     /* --codec: codec or encoder name */
+    bool codec_default;    /* --codec not given: codec is h264, except for a container
+                            * that cannot hold H.264 (WebM, Ogg...), which gets its
+                            * own default codec, as ffmpeg picks it */
     int quality;           /* --quality, -1: the encoder's default */
     enum AVPixelFormat pix_fmt; /* --pix-fmt for the encoder, AV_PIX_FMT_NONE: chosen */
     int max_errors;        /* damaged packets/frames tolerated per file */
