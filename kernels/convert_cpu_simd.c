@@ -63,8 +63,8 @@ static inline int32_t clamp_s(int32_t v, int32_t hi)
 static inline void ld_pairs(const uint8_t *p, vs32 *even, vs32 *odd)
 {
     vs32 a = ld_s32(p), b = ld_s32(p + CF_SIMD_BYTES);
-    *even = __builtin_shuffle(a, b, (vs32)EVEN_LANES);
-    *odd = __builtin_shuffle(a, b, (vs32)ODD_LANES);
+    *even = CF_SHUFFLE2(a, b, (vs32)EVEN_LANES);
+    *odd = CF_SHUFFLE2(a, b, (vs32)ODD_LANES);
 }
 
 static void chroma_mix(const uint8_t *ua, const uint8_t *va, const uint8_t *ub, const uint8_t *vb,
@@ -136,8 +136,8 @@ static void yuv_to_rgb4(const cf_cv_to_rgb *k, const uint8_t *y, const int32_t *
         vs32 vm = ld_s32(cv + c - 1), v0 = ld_s32(cv + c), vp = ld_s32(cv + c + 1);
         vs32 we = rgb_word_v(k, ye, um * k->e0 + u0 * k->e1, vm * k->e0 + v0 * k->e1);
         vs32 wo = rgb_word_v(k, yo, u0 * k->o1 + up * k->o2, v0 * k->o1 + vp * k->o2);
-        st_s32(d + 8 * (size_t)c, __builtin_shuffle(we, wo, (vs32)ZIP_LO));
-        st_s32(d + 8 * (size_t)c + CF_SIMD_BYTES, __builtin_shuffle(we, wo, (vs32)ZIP_HI));
+        st_s32(d + 8 * (size_t)c, CF_SHUFFLE2(we, wo, (vs32)ZIP_LO));
+        st_s32(d + 8 * (size_t)c + CF_SIMD_BYTES, CF_SHUFFLE2(we, wo, (vs32)ZIP_HI));
     }
     for (int x = 2 * c; x < w; x++) {
         int i = x >> 1;
@@ -277,8 +277,8 @@ static void rgb4_chroma(const cf_cv_to_yuv *k, const uint8_t *r0, const uint8_t 
                 lo = LO(e0) + LO(o0) + LO(e1) + LO(o1);
                 hi = HI(e0) + HI(o0) + HI(e1) + HI(o1);
             } else {
-                vs32 p0 = __builtin_shuffle(prev0, o0, (vs32)SHIFT1);
-                vs32 p1 = __builtin_shuffle(prev1, o1, (vs32)SHIFT1);
+                vs32 p0 = CF_SHUFFLE2(prev0, o0, (vs32)SHIFT1);
+                vs32 p1 = CF_SHUFFLE2(prev1, o1, (vs32)SHIFT1);
                 prev0 = o0, prev1 = o1;
                 lo = LO(p0) + 2 * LO(e0) + LO(o0) + LO(p1) + 2 * LO(e1) + LO(o1);
                 hi = HI(p0) + 2 * HI(e0) + HI(o0) + HI(p1) + 2 * HI(e1) + HI(o1);

@@ -67,7 +67,7 @@ static inline vs32 words_at(const uint8_t *row, vs32 off, int32_t base)
 {
     if (base >= 0) {
         vs32 a = ld_s32(row + base), b = ld_s32(row + base + CF_SIMD_BYTES);
-        return __builtin_shuffle(a, b, (off - base) >> 2);
+        return CF_SHUFFLE2(a, b, (off - base) >> 2);
     }
     return gather(row, off);
 }

@@ -36,6 +36,27 @@ typedef uint32_t vu32 __attribute__((vector_size(CF_SIMD_BYTES)));
 typedef uint16_t vu16h __attribute__((vector_size(CF_SIMD_BYTES / 2))); /* VL lanes */
 typedef uint8_t vu8q __attribute__((vector_size(CF_SIMD_BYTES / 4)));   /* VL lanes */
 
+/* Lane i of the result: lane mask[i] mod 2n of a followed by b (n lanes
+ * each), GCC's __builtin_shuffle. Clang has no two-vector permute with a
+ * mask known only at run time (its __builtin_shufflevector takes constant
+ * indices), so there the same lanes come from a loop over them: the same
+ * result, for clang's sanitizer and fuzzing builds. */
+#if defined(__clang__)
+#define CF_SHUFFLE2(a, b, mask)                                                                 \
+    __extension__({                                                                             \
+        __typeof__(a) cf_a_ = (a), cf_b_ = (b), cf_r_;                                          \
+        __typeof__(mask) cf_m_ = (mask);                                                        \
+        const int cf_n_ = (int)(sizeof cf_a_ / sizeof cf_a_[0]);                                \
+        for (int cf_i_ = 0; cf_i_ < cf_n_; cf_i_++) {                                           \
+            int cf_j_ = (int)cf_m_[cf_i_] & (2 * cf_n_ - 1);                                   \
+            cf_r_[cf_i_] = cf_j_ < cf_n_ ? cf_a_[cf_j_] : cf_b_[cf_j_ - cf_n_];                \
+        }                                                                                       \
+        cf_r_;                                                                                  \
+    })
+#else
+#define CF_SHUFFLE2(a, b, mask) __builtin_shuffle(a, b, mask)
+#endif
+
 static inline vu32 cf_simd_ld(const uint32_t *p)
 {
     vu32 v;
