@@ -9,8 +9,6 @@
 #error "pixels are read as little-endian words"
 #endif
 
-typedef int32_t vs32 __attribute__((vector_size(CF_SIMD_BYTES)));
-
 /* Lane permutations: the even and odd lanes of two vectors (a then b), and
  * the zip of two vectors' lanes (lo: the first halves, hi: the second). */
 #if VL == 4
@@ -35,18 +33,6 @@ typedef int32_t vs32 __attribute__((vector_size(CF_SIMD_BYTES)));
 /* SHIFT1: the last lane of a, then the lanes of b but its last (a vector
  * one lane later in memory). */
 
-static inline vs32 ld_s32(const void *p)
-{
-    vs32 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline void st_s32(void *p, vs32 v)
-{
-    memcpy(p, &v, sizeof v);
-}
-
 static inline vs32 clamp_v(vs32 v, int32_t hi)
 {
     v &= (vs32)(v > 0);
@@ -62,7 +48,7 @@ static inline int32_t clamp_s(int32_t v, int32_t hi)
 /* Words 2m and 2m + 1 of the 2 VL words at p, for m in [0, VL). */
 static inline void ld_pairs(const uint8_t *p, vs32 *even, vs32 *odd)
 {
-    vs32 a = ld_s32(p), b = ld_s32(p + CF_SIMD_BYTES);
+    vs32 a = cf_simd_ld_s32(p), b = cf_simd_ld_s32(p + CF_SIMD_BYTES);
     *even = CF_SHUFFLE2(a, b, (vs32)EVEN_LANES);
     *odd = CF_SHUFFLE2(a, b, (vs32)ODD_LANES);
 }
@@ -128,16 +114,16 @@ static void yuv_to_rgb4(const cf_cv_to_rgb *k, const uint8_t *y, const int32_t *
             vs32 p = (vs32)cf_simd_ld_u16((const uint16_t *)(const void *)(y + 2 * (size_t)c));
             ye = p & 0xff, yo = p >> 8;
         } else {
-            vs32 p = ld_s32(y + 4 * (size_t)c);
+            vs32 p = cf_simd_ld_s32(y + 4 * (size_t)c);
             ye = (p & 0xffff) >> k->y_shift;
             yo = (vs32)((vu32)p >> 16) >> k->y_shift;
         }
-        vs32 um = ld_s32(cu + c - 1), u0 = ld_s32(cu + c), up = ld_s32(cu + c + 1);
-        vs32 vm = ld_s32(cv + c - 1), v0 = ld_s32(cv + c), vp = ld_s32(cv + c + 1);
+        vs32 um = cf_simd_ld_s32(cu + c - 1), u0 = cf_simd_ld_s32(cu + c), up = cf_simd_ld_s32(cu + c + 1);
+        vs32 vm = cf_simd_ld_s32(cv + c - 1), v0 = cf_simd_ld_s32(cv + c), vp = cf_simd_ld_s32(cv + c + 1);
         vs32 we = rgb_word_v(k, ye, um * k->e0 + u0 * k->e1, vm * k->e0 + v0 * k->e1);
         vs32 wo = rgb_word_v(k, yo, u0 * k->o1 + up * k->o2, v0 * k->o1 + vp * k->o2);
-        st_s32(d + 8 * (size_t)c, CF_SHUFFLE2(we, wo, (vs32)ZIP_LO));
-        st_s32(d + 8 * (size_t)c + CF_SIMD_BYTES, CF_SHUFFLE2(we, wo, (vs32)ZIP_HI));
+        cf_simd_st_s32(d + 8 * (size_t)c, CF_SHUFFLE2(we, wo, (vs32)ZIP_LO));
+        cf_simd_st_s32(d + 8 * (size_t)c + CF_SIMD_BYTES, CF_SHUFFLE2(we, wo, (vs32)ZIP_HI));
     }
     for (int x = 2 * c; x < w; x++) {
         int i = x >> 1;
@@ -183,7 +169,7 @@ static void rgb4_luma(const cf_cv_to_yuv *k, const uint8_t *s, int n, int d_byte
     int x = 0;
     const vs32 w02 = pair_w(k->wy, 0), w13 = pair_w(k->wy, 1);
     for (; k->madd && x + VL <= n; x += VL) {
-        vs32 p = ld_s32(s + 4 * (size_t)x);
+        vs32 p = cf_simd_ld_s32(s + 4 * (size_t)x);
         vs32 t = madd16(p & 0x00ff00ff, w02) + madd16((p >> 8) & 0x00ff00ff, w13) + add;
         vs32 yv = clamp_v(t >> 14, k->ymax);
         if (d_bytes == 1)
@@ -192,7 +178,7 @@ static void rgb4_luma(const cf_cv_to_yuv *k, const uint8_t *s, int n, int d_byte
             cf_simd_st_u16((uint16_t *)(void *)(d + 2 * (size_t)x), (vu32)(yv << d_shift), VL);
     }
     for (; x + VL <= n; x += VL) {
-        vs32 p = ld_s32(s + 4 * (size_t)x);
+        vs32 p = cf_simd_ld_s32(s + 4 * (size_t)x);
         vs32 t = (p & 0xff) * k->wy[0] + ((p >> 8) & 0xff) * k->wy[1] +
                  ((p >> 16) & 0xff) * k->wy[2] + (vs32)((vu32)p >> 24) * k->wy[3] + add;
         vs32 yv = clamp_v(t >> 14, k->ymax);
@@ -284,8 +270,8 @@ static void rgb4_chroma(const cf_cv_to_yuv *k, const uint8_t *r0, const uint8_t 
                 hi = HI(p0) + 2 * HI(e0) + HI(o0) + HI(p1) + 2 * HI(e1) + HI(o1);
             }
         }
-        st_s32(u + i, chroma_v(k->wu, lo, hi, add, n, k->ymax, k->madd));
-        st_s32(v + i, chroma_v(k->wv, lo, hi, add, n, k->ymax, k->madd));
+        cf_simd_st_s32(u + i, chroma_v(k->wu, lo, hi, add, n, k->ymax, k->madd));
+        cf_simd_st_s32(v + i, chroma_v(k->wv, lo, hi, add, n, k->ymax, k->madd));
     }
     for (; i < i1; i++)
         chroma_s(k, r0, r1, i, u + i, v + i);

@@ -9,8 +9,6 @@
 #error "pixels are read as little-endian words"
 #endif
 
-typedef int32_t vs32 __attribute__((vector_size(CF_SIMD_BYTES)));
-
 static inline vu32 luma4(vu32 px, int32_t w0, int32_t w1, int32_t w2)
 {
     /* Below 255 * 2^15 + 2^14: no sign or overflow trouble in 32 bits. */

@@ -10,15 +10,7 @@
 #error "pixels are read as little-endian words"
 #endif
 
-typedef int32_t vs32 __attribute__((vector_size(CF_SIMD_BYTES)));
 typedef float vf32 __attribute__((vector_size(CF_SIMD_BYTES)));
-
-static inline vs32 ld_s32(const void *p)
-{
-    vs32 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
 
 static inline vs32 clamp_v(vs32 v, int32_t hi)
 {
@@ -40,7 +32,7 @@ static inline vs32 gather(const uint8_t *base, vs32 off)
     memcpy(o, &off, sizeof o);
     for (int l = 0; l < VL; l++)
         memcpy(&t[l], base + o[l], 4);
-    return ld_s32(t);
+    return cf_simd_ld_s32(t);
 #endif
 }
 
@@ -66,7 +58,7 @@ static inline int32_t near_base(int step, int32_t off_lo, int32_t off_hi, int ro
 static inline vs32 words_at(const uint8_t *row, vs32 off, int32_t base)
 {
     if (base >= 0) {
-        vs32 a = ld_s32(row + base), b = ld_s32(row + base + CF_SIMD_BYTES);
+        vs32 a = cf_simd_ld_s32(row + base), b = cf_simd_ld_s32(row + base + CF_SIMD_BYTES);
         return CF_SHUFFLE2(a, b, (off - base) >> 2);
     }
     return gather(row, off);
@@ -116,8 +108,8 @@ INLINE void linear8_body(const cf_sc_row *r, int n, uint8_t *d, const int cn)
 {
     const int32_t b0 = r->yw[0], b1 = r->yw[1];
     for (int dx = 0; dx < n; dx += VL) {
-        vs32 o0 = ld_s32(r->off + dx), o1 = ld_s32(r->off + r->stride + dx);
-        vs32 a0 = ld_s32(r->xw + dx), a1 = ld_s32(r->xw + r->stride + dx);
+        vs32 o0 = cf_simd_ld_s32(r->off + dx), o1 = cf_simd_ld_s32(r->off + r->stride + dx);
+        vs32 a0 = cf_simd_ld_s32(r->xw + dx), a1 = cf_simd_ld_s32(r->xw + r->stride + dx);
         int32_t lo = r->off[dx] < r->off[r->stride + dx] ? r->off[dx] : r->off[r->stride + dx];
         int32_t hi = r->off[dx + VL - 1] > r->off[r->stride + dx + VL - 1]
                          ? r->off[dx + VL - 1] : r->off[r->stride + dx + VL - 1];
@@ -181,8 +173,8 @@ static void linear8_16(const cf_sc_row *r, int n, uint8_t *d)
     const int cn = r->cn;
     const vu16 b0 = (vu16){ 0 } + (uint16_t)r->yw[0], b1 = (vu16){ 0 } + (uint16_t)r->yw[1];
     for (int dx = 0; dx < n; dx += VL) {
-        vs32 o0 = ld_s32(r->off + dx), o1 = ld_s32(r->off + r->stride + dx);
-        vs32 a0 = ld_s32(r->xw + dx), a1 = ld_s32(r->xw + r->stride + dx);
+        vs32 o0 = cf_simd_ld_s32(r->off + dx), o1 = cf_simd_ld_s32(r->off + r->stride + dx);
+        vs32 a0 = cf_simd_ld_s32(r->xw + dx), a1 = cf_simd_ld_s32(r->xw + r->stride + dx);
         vu16 ah0 = (vu16)((a0 >> 4) * 0x10001), ah1 = (vu16)((a1 >> 4) * 0x10001);
         vu16 al0 = (vu16)((a0 & 15) * 0x10001), al1 = (vu16)((a1 & 15) * 0x10001);
         int32_t lo = r->off[dx] < r->off[r->stride + dx] ? r->off[dx] : r->off[r->stride + dx];
@@ -225,8 +217,8 @@ static void general(const cf_sc_row *r, int n, uint8_t *d)
         for (int k = 0; k < r->ty; k++) {
             vs32 h[4] = { { 0 } };
             for (int i = 0; i < r->tx; i++) {
-                vs32 p = words_at(r->rows[k], ld_s32(r->off + (size_t)i * r->stride + dx), near);
-                vs32 a = ld_s32(r->xw + (size_t)i * r->stride + dx);
+                vs32 p = words_at(r->rows[k], cf_simd_ld_s32(r->off + (size_t)i * r->stride + dx), near);
+                vs32 a = cf_simd_ld_s32(r->xw + (size_t)i * r->stride + dx);
                 for (int c = 0; c < cn; c++)
                     h[c] += comp(p, c, sb, r->shift) * a;
             }

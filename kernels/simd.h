@@ -69,6 +69,22 @@ static inline void cf_simd_st(uint32_t *p, vu32 v)
     memcpy(p, &v, sizeof v);
 }
 
+/* Signed 32-bit lanes (sums that may go negative), and their loads and
+ * stores at any alignment. */
+typedef int32_t vs32 __attribute__((vector_size(CF_SIMD_BYTES)));
+
+static inline vs32 cf_simd_ld_s32(const void *p)
+{
+    vs32 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline void cf_simd_st_s32(void *p, vs32 v)
+{
+    memcpy(p, &v, sizeof v);
+}
+
 static inline vu32 cf_simd_splat(uint32_t x)
 {
     return (vu32){ 0 } + x;
