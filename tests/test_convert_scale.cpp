@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "test_utils.h"
+#include "convert_scale_utils.h"
 
 #ifndef CF_VECTORS_DIR
 #error "CF_VECTORS_DIR must name tests/vectors"
@@ -309,29 +309,6 @@ TEST(ConvertItu, YuvToRgbWithinOneOfTheFormulas)
 // ---- behaviour ----
 
 namespace {
-
-const cf_format kAll[] = { CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,
-                           CF_FORMAT_RGBX,      CF_FORMAT_BGRX,      CF_FORMAT_RGB,
-                           CF_FORMAT_BGR,       CF_FORMAT_NV12,      CF_FORMAT_I420,
-                           CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
-
-const char *choice_of(cf_format f)
-{
-    switch (f) {
-    case CF_FORMAT_RGBA: return "rgba";
-    case CF_FORMAT_BGRA: return "bgra";
-    case CF_FORMAT_RGBX: return "rgbx";
-    case CF_FORMAT_BGRX: return "bgrx";
-    case CF_FORMAT_RGB: return "rgb";
-    case CF_FORMAT_BGR: return "bgr";
-    case CF_FORMAT_GRAY8: return "gray8";
-    case CF_FORMAT_GRAY16_LE: return "gray16";
-    case CF_FORMAT_NV12: return "nv12";
-    case CF_FORMAT_I420: return "i420";
-    case CF_FORMAT_P010_10LE: return "p010";
-    default: return "i420_10";
-    }
-}
 
 // Runs `text` from a host frame into a new host frame of its output.
 cf_frame run_to(const std::string &text, const cf_frame &src)

@@ -6,22 +6,11 @@
 // an intermediate frame and the convert from it (the CPU version with the
 // optimized code, whose level and threads vary here);
 // test_convert_scale_gpu.cpp compares the CUDA version with this one.
-#include "test_utils.h"
+#include "convert_scale_utils.h"
 
 namespace {
 
-const cf_format kAll[] = { CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,
-                           CF_FORMAT_RGBX,      CF_FORMAT_BGRX,      CF_FORMAT_RGB,
-                           CF_FORMAT_BGR,       CF_FORMAT_NV12,      CF_FORMAT_I420,
-                           CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
-const char *const kChoice[] = { "gray8", "rgba", "bgra", "rgbx", "bgrx", "rgb",
-                                "bgr",   "nv12", "i420", "gray16", "p010", "i420_10" };
 const char *const kMethods[] = { "nearest", "bilinear", "bicubic", "area", "lanczos" };
-
-int pick(std::mt19937 &rng, int lo, int hi)
-{
-    return std::uniform_int_distribution<int>(lo, hi)(rng);
-}
 
 cf_filter *only_filter(cf_chain *chain)
 {

@@ -3,7 +3,7 @@
 // pitches and data, guard bytes around every plane. Skips visibly without a
 // GPU. The fast kernels (convert_fast.cu, scale_fast.cu) are forced off
 // and on, and each test says which kernel ran.
-#include "test_utils.h"
+#include "convert_scale_utils.h"
 
 extern "C" {
 #include "convert.h"
@@ -22,18 +22,6 @@ const char *cf_scale_cuda_last_kernel(void) { return ""; }
 #endif
 
 namespace {
-
-const cf_format kAll[] = { CF_FORMAT_GRAY8,     CF_FORMAT_RGBA,      CF_FORMAT_BGRA,
-                           CF_FORMAT_RGBX,      CF_FORMAT_BGRX,      CF_FORMAT_RGB,
-                           CF_FORMAT_BGR,       CF_FORMAT_NV12,      CF_FORMAT_I420,
-                           CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
-const char *const kChoice[] = { "gray8", "rgba", "bgra", "rgbx", "bgrx", "rgb",
-                                "bgr",   "nv12", "i420", "gray16", "p010", "i420_10" };
-
-int pick(std::mt19937 &rng, int lo, int hi)
-{
-    return std::uniform_int_distribution<int>(lo, hi)(rng);
-}
 
 // Runs the one filter of `text` from a sw x sh `fmt` frame to its output
 // format and size on the CPU and on the GPU, and compares every plane and
