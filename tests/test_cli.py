@@ -144,16 +144,22 @@ def make_broken(d):
     open(os.path.join(d, "notavideo.mkv"), "wb").write(b"this is not a video file\n" * 400)
 
 
+def make_work(prefix, make, videos=(VTEST,)):
+    """(folder, None): a new temporary folder holding make(folder)'s inputs;
+    or (None, why the module's tests skip): no ffmpeg/ffprobe, or not all of
+    `videos` (opencv-doc's) installed. Each CLI test module's setUpModule."""
+    if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
+        return None, "ffmpeg/ffprobe not installed (apt-get install ffmpeg)"
+    if not all(os.path.exists(v) for v in videos):
+        return None, "opencv-doc's videos not installed (apt-get install opencv-doc)"
+    work = tempfile.mkdtemp(prefix=prefix)
+    make(work)
+    return work, None
+
+
 def setUpModule():
     global WORK, SKIP_WHY
-    if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
-        SKIP_WHY = "ffmpeg/ffprobe not installed (apt-get install ffmpeg)"
-        return
-    if not os.path.exists(VTEST) or not os.path.exists(MEGAMIND):
-        SKIP_WHY = "opencv-doc's videos not installed (apt-get install opencv-doc)"
-        return
-    WORK = tempfile.mkdtemp(prefix="cudafilters-cli-")
-    make_inputs(WORK)
+    WORK, SKIP_WHY = make_work("cudafilters-cli-", make_inputs, (VTEST, MEGAMIND))
 
 
 def tearDownModule():

@@ -138,14 +138,8 @@ def make_inputs(d):
 
 def setUpModule():
     global WORK, SKIP_WHY
-    if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
-        SKIP_WHY = "ffmpeg/ffprobe not installed (apt-get install ffmpeg)"
-        return
-    if not os.path.exists(base.VTEST) or not os.path.exists(base.MEGAMIND):
-        SKIP_WHY = "opencv-doc's videos not installed (apt-get install opencv-doc)"
-        return
-    WORK = tempfile.mkdtemp(prefix="cudafilters-cli-input-")
-    make_inputs(WORK)
+    WORK, SKIP_WHY = base.make_work("cudafilters-cli-input-", make_inputs,
+                                    (base.VTEST, base.MEGAMIND))
 
 
 def tearDownModule():

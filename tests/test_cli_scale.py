@@ -18,7 +18,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_cli import VTEST, ffmpeg, frame_count, run, run_suites  # noqa: E402
+from test_cli import VTEST, ffmpeg, frame_count, make_work, run, run_suites  # noqa: E402
 
 TOOL = None
 WORK = None
@@ -38,14 +38,7 @@ def make_inputs(d):
 
 def setUpModule():
     global WORK, SKIP_WHY
-    if not shutil.which("ffmpeg") or not shutil.which("ffprobe"):
-        SKIP_WHY = "ffmpeg/ffprobe not installed (apt-get install ffmpeg)"
-        return
-    if not os.path.exists(VTEST):
-        SKIP_WHY = "opencv-doc's videos not installed (apt-get install opencv-doc)"
-        return
-    WORK = tempfile.mkdtemp(prefix="cudafilters-scale-")
-    make_inputs(WORK)
+    WORK, SKIP_WHY = make_work("cudafilters-scale-", make_inputs)
 
 
 def tearDownModule():
