@@ -36,6 +36,11 @@ static gboolean skipped_no_gpu; /* no GPU and no --allow-cpu: exit 77 */
 
 static gint opt_width = 3840, opt_height = 2160, opt_frames = 600, opt_warmup = 60,
     opt_pool_buffers = 8;
+/* Cases in main()'s table, and the most runs of each (--repeat). */
+#define N_CASES 8
+#define MAX_REPEAT 9
+static gint opt_repeat = 1;
+static gchar *opt_only;
 static gboolean opt_sweep, opt_thread_cpu;
 
 static GOptionEntry entries[] = {
@@ -45,6 +50,10 @@ static GOptionEntry entries[] = {
   {"warmup", 0, 0, G_OPTION_ARG_INT, &opt_warmup, "Frames before the clock starts (60)", "N"},
   {"pool-buffers", 0, 0, G_OPTION_ARG_INT, &opt_pool_buffers,
       "Buffers in the source pool, which bounds frames in flight (8)", "N"},
+  {"only", 0, 0, G_OPTION_ARG_STRING, &opt_only,
+      "Run only these cases, by the tag their row starts with: a1,a2,a4,p2,b,a2-3,c,d", "TAGS"},
+  {"repeat", 0, 0, G_OPTION_ARG_INT, &opt_repeat,
+      "Run the cases this many times in turn and print the medians too (1)", "N"},
   {"sweep", 0, 0, G_OPTION_ARG_NONE, &opt_sweep,
       "Also run (a2) and (p2) with frames-in-flight 1, 2, 3, 4, 6 and 8 on every element", NULL},
   {"thread-cpu", 0, 0, G_OPTION_ARG_NONE, &opt_thread_cpu,
@@ -711,13 +720,77 @@ fps (const BenchResult * r)
   return r->error ? NAN : opt_frames / r->seconds;
 }
 
+/* Whether --only asks for @c (by its label's tag: "(a1) ..." is a1). */
+static gboolean
+asked (const BenchCase * c)
+{
+  const gchar *end = strchr (c->label, ')');
+  gsize n = end ? (gsize) (end - c->label - 1) : 0;
+  gboolean yes = FALSE;
+  gchar **tags;
+
+  if (!opt_only)
+    return TRUE;
+  tags = g_strsplit (opt_only, ",", -1);
+  for (gchar ** t = tags; *t && !yes; t++)
+    yes = strlen (*t) == n && strncmp (c->label + 1, *t, n) == 0;
+  g_strfreev (tags);
+  return yes;
+}
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The run of case @i with the median frames/s (the lower middle one for
+ * an even count); a failed run counts as the slowest. */
+static gint
+median_run (BenchResult (*runs)[N_CASES], gsize i)
+{
+  gdouble v[MAX_REPEAT], m;
+
+  for (gint k = 0; k < opt_repeat; k++)
+    v[k] = runs[k][i].error ? -1 : fps (&runs[k][i]);
+  {
+    gdouble sorted[MAX_REPEAT];
+    memcpy (sorted, v, sizeof (gdouble) * (gsize) opt_repeat);
+    qsort (sorted, (gsize) opt_repeat, sizeof (gdouble), cmp_double);
+    m = sorted[(opt_repeat - 1) / 2];
+  }
+  for (gint k = 0; k < opt_repeat; k++)
+    if (v[k] == m)
+      return k;
+  return 0;
+}
+
+/* The median host CPU (cores) of case @i over the runs that ran. */
+static gdouble
+median_cpu (BenchResult (*runs)[N_CASES], gsize i)
+{
+  gdouble v[MAX_REPEAT];
+  gint n = 0;
+
+  for (gint k = 0; k < opt_repeat; k++)
+    if (!runs[k][i].error)
+      v[n++] = runs[k][i].cpu_seconds / runs[k][i].seconds;
+  if (!n)
+    return NAN;
+  qsort (v, (gsize) n, sizeof (gdouble), cmp_double);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 int
 main (int argc, char **argv)
 {
   /* Rows the summary lines refer to by index. */
   enum
   { GRAY, GRAY_BLUR, FOUR, OWN, TRANSFER, THREE, BAD, MIXED };
-  static const BenchCase cases[] = {
+  G_STATIC_ASSERT (MIXED + 1 == N_CASES);
+  static const BenchCase cases[N_CASES] = {
     [GRAY] = {"(a1) ours, default properties: cudaupload ! cudagray ! cudadownload",
         "GstCfCudaUpload", "GstCfCudaDownload", 1, 0, FALSE},
     [GRAY_BLUR] = {"(a2) ours, default properties: cudaupload ! cudagray ! cudablur sigma=2 ! "
@@ -738,7 +811,8 @@ main (int argc, char **argv)
     [MIXED] = {"(d) mixed: bad's cudaupload ! cudagray ! cudablur sigma=2 ! bad's "
           "cudadownload", "GstCudaUpload", "GstCudaDownload", 2, 0, FALSE},
   };
-  BenchResult results[G_N_ELEMENTS (cases)] = { {0} };
+  BenchResult runs[MAX_REPEAT][G_N_ELEMENTS (cases)] = { { {0} } };
+  BenchResult results[G_N_ELEMENTS (cases)];
   GOptionContext *ctx = g_option_context_new ("- pipeline throughput with a pool-fed source");
   GError *error = NULL;
   int status = 0;
@@ -759,6 +833,10 @@ main (int argc, char **argv)
         "--pool-buffers must be at least 1\n");
     return 1;
   }
+  if (opt_repeat < 1 || opt_repeat > MAX_REPEAT) {
+    g_printerr ("cf-pipeline-bench: --repeat must be 1 to %d\n", MAX_REPEAT);
+    return 1;
+  }
   if (!load_plugins ())
     return skipped_no_gpu ? 77 : 1;
 
@@ -766,17 +844,25 @@ main (int argc, char **argv)
     pinned = upload_rate (CF_MEMORY_PINNED_HOST, opt_frames);
     pageable = upload_rate (CF_MEMORY_HOST, opt_frames);
   }
-  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
-    BenchResult *r = &results[i];
-    if ((r->error = unavailable (&cases[i])))
-      r->unavailable = TRUE;
-    else
-      run_case (&cases[i], r);
-    if (r->error && !r->unavailable) {
-      g_printerr ("cf-pipeline-bench: %s: %s\n", cases[i].label, r->error);
-      status = 1;
+  /* Runs in turn (every case once, then again), so that a drift of the
+   * host (clocks, other load) spreads over all cases alike. */
+  for (gint k = 0; k < opt_repeat; k++) {
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+      BenchResult *r = &runs[k][i];
+      if (!asked (&cases[i]))
+        r->error = g_strdup ("not asked for (--only)");
+      if (r->error || (r->error = unavailable (&cases[i])))
+        r->unavailable = TRUE;
+      else
+        run_case (&cases[i], r);
+      if (r->error && !r->unavailable) {
+        g_printerr ("cf-pipeline-bench: %s: %s\n", cases[i].label, r->error);
+        status = 1;
+      }
     }
   }
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    results[i] = runs[median_run (runs, i)][i];
 
   g_print ("%dx%d RGBA, %d frames timed after %d warm-up, %d source pool buffers\n\n",
       opt_width, opt_height, opt_frames, opt_warmup, opt_pool_buffers);
@@ -785,13 +871,24 @@ main (int argc, char **argv)
   g_print ("| pipeline | source pool memory | frames | ms/frame | frames/s "
       "| host CPU (cores) | host RSS growth MiB | GPU memory growth MiB |\n"
       "|---|---|---|---|---|---|---|---|\n");
-  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
-    print_row (&cases[i], &results[i]);
+  for (gint k = 0; k < opt_repeat; k++)
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+      if (asked (&cases[i]))
+        print_row (&cases[i], &runs[k][i]);
+  if (opt_repeat > 1) {
+    g_print ("\nmedians of %d runs:\n\n| pipeline | frames/s | host CPU (cores) |\n|---|---|---|\n",
+        opt_repeat);
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+      if (!results[i].error)
+        g_print ("| %s | %.1f | %.2f |\n", cases[i].label, fps (&results[i]),
+            median_cpu (runs, i));
+  }
   if (opt_thread_cpu) {
     g_print ("\nhost CPU by thread (cores):\n\n");
-    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
-      if (results[i].threads)
-        g_print ("- %.4s: %s\n", cases[i].label, results[i].threads);
+    for (gint k = 0; k < opt_repeat; k++)
+      for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+        if (runs[k][i].threads)
+          g_print ("- %.4s: %s\n", cases[i].label, runs[k][i].threads);
     g_print ("\n");
   }
   if (have_gpu) {
@@ -831,11 +928,12 @@ main (int argc, char **argv)
   if (!results[GRAY_BLUR].error && !results[BAD].error)
     g_print ("ratio ours (a2) / gst-plugins-bad (c): %.1fx\n",
         fps (&results[GRAY_BLUR]) / fps (&results[BAD]));
-  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
-    g_free (results[i].memory);
-    g_free (results[i].error);
-    g_free (results[i].threads);
-  }
+  for (gint k = 0; k < opt_repeat; k++)
+    for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+      g_free (runs[k][i].memory);
+      g_free (runs[k][i].error);
+      g_free (runs[k][i].threads);
+    }
   gst_deinit ();
   return status;
 }
