@@ -34,13 +34,6 @@ cf_number_result cf_parse_number(const char *text, double *value);
  * as int so this header needs no CUDA headers. */
 cf_status cf_cuda_check(int err, const char *call, const char *file, int line);
 
-/* An event for ordering work between streams only (cf_stream_wait_event):
- * no timing and no blocking sync, so its record asks the driver for no
- * host notification (blocking-sync events cost its interrupt thread CPU
- * time at each record, waited on or not). A host wait on it would spin:
- * use cf_event_create() for events the host waits on. Errors as
- * cf_event_create(). */
-cf_status cf_event_create_ordering(cf_event *event);
 #define CF_CUDA_CHECK(call) cf_cuda_check((int)(call), #call, __FILE__, __LINE__)
 /* Why there is no usable device when a CUDA call fails with `err` (no
  * driver, no device), else NULL: one wording for cf_device_count's reason

@@ -114,11 +114,11 @@ static cf_status run_chain(cf_scheduler *s, cf_sched_slot *slot, const cf_format
 
 static cf_status ensure_events(cf_sched_slot *slot)
 {
-    /* Only streams wait on these two; the host waits on done. */
+    /* Streams wait on these two; the host waits on done. */
     if (!slot->up_done)
-        CF_TRY(cf_event_create_ordering(&slot->up_done));
+        CF_TRY(cf_event_create(&slot->up_done));
     if (!slot->kernels_done)
-        CF_TRY(cf_event_create_ordering(&slot->kernels_done));
+        CF_TRY(cf_event_create(&slot->kernels_done));
     if (!slot->done)
         CF_TRY(cf_event_create(&slot->done));
     return CF_OK;

@@ -106,10 +106,9 @@ newest_early (GstCfSchedule * sched)
 /* How long after the newest submit the task leaves the inputs of early
  * outputs to the streaming thread, which lets them go at its next submit
  * with a query that does not wait (gst_cf_schedule_release_finished).
- * While frames keep coming, no thread then sleeps on the GPU for them:
- * each host wait costs
- * the waiter and the CUDA driver's interrupt thread tens of microseconds
- * (bench/diag/evtcost.cu). Past it the stream is taken to have paused and
+ * While frames keep coming, no thread then waits on the GPU for them:
+ * each host wait costs the waiter a few polls (cf_event_synchronize) and a
+ * thread wake. Past it the stream is taken to have paused and
  * the task waits for the work itself, so that an upstream pool waiting for
  * its buffers gets them back within this time. */
 #define GST_CF_LINGER_US 2000

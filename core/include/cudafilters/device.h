@@ -74,9 +74,11 @@ CF_API void cf_stream_destroy(cf_stream *stream);
  * asynchronous kernels and copies on the stream). */
 CF_API cf_status cf_stream_synchronize(cf_stream stream);
 
-/* Event in the current context, without timing, whose waits yield the CPU
- * (cudaEventBlockingSync) instead of spinning: a host thread waiting for a
- * frame then costs no CPU. Caller owns it; free with cf_event_destroy().
+/* Event in the current context, without timing and without
+ * cudaEventBlockingSync: recording it asks the driver for no host
+ * notification, so it costs the same whether streams or the host wait for
+ * it (cf_event_synchronize polls it). Caller owns it; free with
+ * cf_event_destroy().
  * Errors: CF_ERROR_INVALID_ARGUMENT, CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
 CF_API cf_status cf_event_create(cf_event *event);
 /* Destroys *event and sets it to NULL; NULL or *event == NULL is a no-op. */
@@ -85,8 +87,13 @@ CF_API void cf_event_destroy(cf_event *event);
  * Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA. */
 CF_API cf_status cf_event_record(cf_event event, cf_stream stream);
 /* Blocks the host until the work before the event's last record has
- * finished (at once if it was never recorded). Errors: CF_ERROR_NO_DEVICE,
- * CF_ERROR_CUDA (including errors of that work). */
+ * finished (at once if it was never recorded), asking the GPU and sleeping
+ * between asks: 10 us at first, doubling to 160 us. So the wait costs a
+ * few microseconds of CPU per sleep rather than a spinning core or the
+ * driver's interrupt thread, and returns at most one sleep plus the
+ * kernel's timer slack after the work ends. Any event of the current
+ * context, made here or not. Errors: CF_ERROR_NO_DEVICE, CF_ERROR_CUDA
+ * (including errors of that work). */
 CF_API cf_status cf_event_synchronize(cf_event event);
 /* Whether the work before the event's last record has finished, without
  * waiting: CF_OK when it has (or the event was never recorded),
