@@ -3,8 +3,11 @@
 # one run: the source alone, then the chain with plugin dir A, then with
 # plugin dir B, in turn, RUNS times; prints medians and fastest runs.
 #   host-cost-ab.sh DIR_A DIR_B      (each holds a libgstcudafilters.so)
+# LIB_A / LIB_B: a folder with the libcudafilters.so.0 that A / B load
+# (put first on LD_LIBRARY_PATH), when the library differs too.
 set -u
 A=$1 B=$2 runs=${RUNS:-3}
+LA=${LIB_A:+$LIB_A:}${LD_LIBRARY_PATH:-} LB=${LIB_B:+$LIB_B:}${LD_LIBRARY_PATH:-}
 run_once() {
     gst-launch-1.0 "$@" 2>&1 | sed -n 's/^Execution ended after \([0-9]*\):\([0-9]*\):\([0-9.]*\)$/\1 \2 \3/p' |
         awk '{ printf "%.6f\n", $1 * 3600 + $2 * 60 + $3 }'
@@ -20,8 +23,8 @@ for case in "640 480 3000" "1920 1080 1000"; do
     al=() ra=() rb=()
     for _ in $(seq "$runs"); do
         al+=("$(GST_PLUGIN_PATH= run_once $src ! fakesink sync=false)")
-        ra+=("$(GST_PLUGIN_PATH=$A GST_REGISTRY=/tmp/ab-a.bin run_once $src ! $chain)")
-        rb+=("$(GST_PLUGIN_PATH=$B GST_REGISTRY=/tmp/ab-b.bin run_once $src ! $chain)")
+        ra+=("$(LD_LIBRARY_PATH=$LA GST_PLUGIN_PATH=$A GST_REGISTRY=/tmp/ab-a.bin run_once $src ! $chain)")
+        rb+=("$(LD_LIBRARY_PATH=$LB GST_PLUGIN_PATH=$B GST_REGISTRY=/tmp/ab-b.bin run_once $src ! $chain)")
     done
     read -r am an < <(printf '%s\n' "${al[@]}" | stats)
     read -r xm xn < <(printf '%s\n' "${ra[@]}" | stats)
