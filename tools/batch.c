@@ -219,6 +219,12 @@ static void finish(batch *b, cli_batch_file *f, int gpu, const GString *messages
         if (messages->str[messages->len - 1] != '\n')
             fputc('\n', stderr);
     }
+    /* The children run --quiet: their warnings come in their summaries. */
+    const char *warning = json_object_get_string_member_with_default(o, "warning", NULL);
+    if (f->ok && warning && !b->opts->quiet) {
+        clear_line(b);
+        fprintf(stderr, "cudafilters: %s: %s\n", f->in, warning);
+    }
     g_cond_signal(&b->changed);
     g_mutex_unlock(&b->lock);
 }

@@ -279,7 +279,8 @@ static int run_transcode(const char *in, const char *out)
     cli_job_opts jo = job_opts();
     cli_job job = { .in_path = in, .out_path = out, .opts = &jo, .gpu = n_gpus ? &gpu : NULL };
     cli_run_opts ro = { .progress = !opt.quiet && isatty(STDERR_FILENO),
-                        .machine_progress = opt.machine_progress, .json = opt.json };
+                        .machine_progress = opt.machine_progress, .json = opt.json,
+                        .quiet = opt.quiet };
     int rc = cli_run_job(&job, &ro);
     if (n_gpus)
         cli_gpu_close(&gpu);
@@ -390,7 +391,7 @@ static int run_files(cli_batch_file *files, int n, cli_shard shard, const int *o
                           .parallel = opt.jobs * (n_gpus > 0 ? n_gpus : 1), .gpus = ords,
                           .n_gpus = n_gpus, .stall_timeout = opt.stall_timeout,
                           .progress = !opt.quiet && isatty(STDERR_FILENO), .json = opt.json,
-                          .report = report };
+                          .quiet = opt.quiet, .report = report };
     cli_batch_result r = cli_batch_run(files, n, &bo);
     g_strfreev(options);
     if (report) {

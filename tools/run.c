@@ -104,6 +104,8 @@ int cli_run_job(cli_job *job, const cli_run_opts *opts)
     if (opts->progress)
         fputs("\r\033[K", stderr);
     print_done(job);
+    if (job->ok && job->warning[0] && !opts->quiet)
+        fprintf(stderr, "cudafilters: %s: %s\n", job->in_path, job->warning);
     if (opts->progress && job->ok)
         fprintf(stderr,
                 "%s -> %s: %" PRId64 " frames in %.1f s (%s decode, filters on %s, %s%s%s)\n",
@@ -155,6 +157,7 @@ char *cli_job_json(const cli_job *j)
     json_builder_add_int_value(json_builder_set_member_name(b, "damaged"), j->damaged);
     json_builder_add_int_value(json_builder_set_member_name(b, "timestamps_fixed"),
                                j->timestamps_fixed);
+    cli_json_set_string(b, "warning", j->ok && j->warning[0] ? j->warning : NULL);
     json_builder_end_object(b);
     return cli_json_finish(b);
 }
