@@ -87,6 +87,31 @@ def packet_count(path, select):
     return int(s["nb_read_packets"])
 
 
+class _FloatText(str):
+    """A float of a JSON text, as it was written."""
+
+
+def json_number_texts(text):
+    """{key: [each float member `key` as written, ...]} of a JSON text."""
+    found = {}
+
+    def pairs(items):
+        for k, v in items:
+            if isinstance(v, _FloatText):
+                found.setdefault(k, []).append(str(v))
+        return dict(items)
+    json.loads(text, parse_float=_FloatText, object_pairs_hook=pairs)
+    return found
+
+
+def assert_short_numbers(case, text, keys):
+    """Every float of `keys` in the JSON text has at most 3 decimals, plainly written."""
+    texts = json_number_texts(text)
+    for key in keys:
+        for t in texts.get(key, []):
+            case.assertRegex(t, r"^-?\d+(\.\d{1,3})?$", "%s in %s" % (key, text))
+
+
 def no_gpu():
     rc, out, _ = run([TOOL, "devices", "--json"])
     return rc == 0 and json.loads(out)["devices"] == []
@@ -231,6 +256,7 @@ class Info(CliCase):
     def test_filters_json(self):
         rc, out, _ = run([TOOL, "filters", "--json"])
         self.assertEqual(rc, 0)
+        self.assertIn('"name":"sigma","type":"double","min":0.01,"max":128,"default":1,', out)
         filters = {f["name"]: f for f in json.loads(out)["filters"]}
         sigma = [p for p in filters["blur"]["params"] if p["name"] == "sigma"][0]
         self.assertEqual((sigma["min"], sigma["max"], sigma["default"], sigma["unit"]),
@@ -441,6 +467,23 @@ class Transcode(CliCase):
         self.assertIn("scale: crop-x=5000 is outside the", err)
         self.assertNotIn("no encoder", err)
         self.assertEqual(os.listdir(self.dir), [])
+
+    def test_json_numbers_have_a_fixed_precision(self):
+        # Seconds and frames/s to 3 decimals (json-glib alone wrote
+        # 0.034173000000000002); a name with quotes, a backslash and a tab
+        # stays valid JSON.
+        name = os.path.join(self.dir, 'we"ird\\name\t.mp4')
+        shutil.copy(self.path("street.mp4"), name)
+        rc, out, err = run([TOOL, "transcode", name, self.out("x.mkv"), "--json", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out)["input"], name)
+        self.assertIn(r'"input":"%s/we\"ird\\name\t.mp4"' % self.dir, out)
+        assert_short_numbers(self, out, ("seconds", "fps"))
+        rc, out, err = run([TOOL, "batch", "--out-dir", self.out("b"), "--json", "--quiet",
+                            self.path("street.mp4"), self.path("vfr.mkv")])
+        self.assertEqual(rc, 0, err)
+        assert_short_numbers(self, out, ("seconds", "fps"))
+        self.assertEqual(json.loads(out)["total"], 2)
 
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")

@@ -339,7 +339,7 @@ static void print_json(const batch *b, double seconds)
     json_builder_add_int_value(json_builder_set_member_name(out, "total"), b->n);
     json_builder_add_int_value(json_builder_set_member_name(out, "failed"), b->failed);
     json_builder_add_int_value(json_builder_set_member_name(out, "skipped"), b->skipped);
-    cli_json_set_number(out, "seconds", seconds);
+    cli_json_set_number(out, "seconds", seconds, CLI_JSON_SECONDS);
     json_builder_end_object(out);
     char *text = cli_json_finish(out);
     puts(text);

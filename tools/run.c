@@ -136,8 +136,9 @@ char *cli_job_json(const cli_job *j)
     cli_json_set_string(b, "error", j->ok ? NULL : j->err.msg);
     json_builder_add_int_value(json_builder_set_member_name(b, "frames_in"), j->frames_in);
     json_builder_add_int_value(json_builder_set_member_name(b, "frames_out"), j->frames_out);
-    cli_json_set_number(b, "seconds", j->seconds);
-    cli_json_set_number(b, "fps", j->seconds > 0 ? (double)j->frames_out / j->seconds : 0);
+    cli_json_set_number(b, "seconds", j->seconds, CLI_JSON_SECONDS);
+    cli_json_set_number(b, "fps", j->seconds > 0 ? (double)j->frames_out / j->seconds : 0,
+                        CLI_JSON_FPS);
     cli_json_set_string(b, "decoder", j->decoder[0] ? j->decoder : NULL);
     json_builder_add_boolean_value(json_builder_set_member_name(b, "hw_decode"), j->hw_decode);
     cli_json_set_string(b, "filters", j->opts->vf ? j->opts->vf : "");
