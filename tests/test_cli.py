@@ -285,6 +285,41 @@ class Info(CliCase):
         self.assertEqual(rc, 2)
         self.assertIn("no GPU", err)
 
+    def test_device_values_are_named_and_listed(self):
+        # "gpu" is GPU 0 (an error without one); an unknown word lists the
+        # values the option takes.
+        rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), "--device", "cuda"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--device cuda: 'cuda' is not a GPU ordinal (0, 1, ...); it takes a GPU "
+                      "ordinal (0, 1, ...), gpu (GPU 0), cpu or auto", err)
+        rc, _, err = run([TOOL, "batch", "--out-dir", self.dir, "--devices", "cuda", "a.mp4"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--devices cuda: 'cuda' is not a GPU ordinal (0, 1, ...); it takes all, "
+                      "cpu, gpu (GPU 0) or GPU ordinals such as 0,2", err)
+        if no_gpu():
+            rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), "--device", "gpu"])
+            self.assertEqual(rc, 2)
+            self.assertIn("--device gpu: no GPU (", err)
+        else:
+            dst = self.out("gpu.mkv")
+            rc, out, err = run([TOOL, "transcode", self.path("street.mp4"), dst, "--device",
+                                "gpu", "--vf", "gray", "--json"])
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(json.loads(out)["filter_device"], "cuda:0")
+
+    def test_empty_option_values_are_named(self):
+        for args, name, expected in ((["--codec="], "codec", "NAME"),
+                                     (["--vf", ""], "vf", "FILTERS"),
+                                     (["--pix-fmt="], "pix-fmt", "NAME"),
+                                     (["--device", ""], "device", "N|gpu|cpu|auto")):
+            rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), *args])
+            self.assertEqual(rc, 2, err)
+            self.assertIn("--%s: the value is empty (expected %s)" % (name, expected), err)
+        rc, _, err = run([TOOL, "batch", "--out-dir", "", "a.mp4"])
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--out-dir: the value is empty (expected DIR)", err)
+        self.assertEqual(os.listdir(self.dir), [])
+
     def test_bad_filter_string_names_the_token(self):
         rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), "--vf", "gray,blurr=2"])
         self.assertEqual(rc, 2)
@@ -427,6 +462,24 @@ class Transcode(CliCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(json.loads(out.strip().splitlines()[-1])["files"][0]["encoder"],
                          "libvpx-vp9")
+
+    def test_missing_output_folder_is_named_as_given(self):
+        # The folder the user gave, not our temporary OUT.part-PID name.
+        dst = os.path.join(self.dir, "no", "such", "out.mp4")
+        _, err = self.transcode("street.mp4", dst, expect=1)
+        self.assertIn("cannot create %s: the folder %s does not exist"
+                      % (dst, os.path.dirname(dst)), err)
+        self.assertNotIn(".part", err)
+        open(self.out("file"), "w").close()
+        _, err = self.transcode("street.mp4", self.out("file/out.mp4"), expect=1)
+        self.assertIn("cannot create %s: %s is not a folder"
+                      % (self.out("file/out.mp4"), self.out("file")), err)
+        self.assertEqual(os.listdir(self.dir), ["file"])
+        # batch makes --out-dir; one it cannot make stops it before anything runs.
+        out_dir = self.out("file/sub")
+        rc, _, err = run([TOOL, "batch", "--out-dir", out_dir, self.path("street.mp4")])
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--out-dir %s: cannot create it: Not a directory" % out_dir, err)
 
     def test_failure_leaves_nothing(self):
         dst = self.out("x.mkv")
