@@ -242,6 +242,7 @@ static int choose_gpus(int *ords, int max, char **msg)
     else
         n = cli_devices_parse(opt.device, count, reason, ords, 1, msg);
     if (n < 0) {
+        /* devices.c's words for a value that is neither a number nor a keyword. */
         bool unknown = strstr(*msg, "is not a GPU ordinal") != NULL;
         char *full = g_strdup_printf(
             "--%s %s: %s%s", opt.devices ? "devices" : "device",

@@ -84,14 +84,14 @@ int cli_encoder_formats(const AVCodec *codec, cf_format *out)
     return n;
 }
 
-/* Planar or semi-planar YUV with both chroma dimensions halved, limited
- * range: what every player of the codecs in cli_encoder_chroma_hint plays. */
+/* YUV with both chroma dimensions halved, not a YUVJ (full range) alias:
+ * what players of the codecs in cli_encoder_chroma_hint play. */
 static bool is_yuv420(enum AVPixelFormat fmt)
 {
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
-    return d && !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL)) &&
-           d->nb_components >= 3 && d->log2_chroma_w == 1 && d->log2_chroma_h == 1 &&
-           strncmp(d->name, "yuvj", 4) != 0;
+    const uint64_t not_yuv = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL;
+    return d && !(d->flags & not_yuv) && d->nb_components >= 3 && d->log2_chroma_w == 1 &&
+           d->log2_chroma_h == 1 && strncmp(d->name, "yuvj", 4) != 0;
 }
 
 /* The best of the encoder's host formats for `src`, of its 4:2:0 ones only

@@ -116,18 +116,17 @@ static int create_muxer(cli_output *o, cli_err *err)
 static int fail_create(const cli_output *o, int ret, cli_err *err)
 {
     char *dir = g_path_get_dirname(o->path);
-    bool is_dir = g_file_test(dir, G_FILE_TEST_IS_DIR);
-    bool exists = is_dir || g_file_test(dir, G_FILE_TEST_EXISTS);
-    if (!is_dir)
-        cli_fail(err, ret, exists ? "cannot create %s: %s is not a folder"
-                                  : "cannot create %s: the folder %s does not exist",
-                 o->path, dir);
-    g_free(dir);
-    if (is_dir) {
+    if (g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+        g_free(dir);
         char what[512];
         snprintf(what, sizeof what, "cannot create %s", o->path);
-        return cli_fail_av(err, ret, what);
+        return cli_fail_av(err, ret, what); /* e.g. Permission denied */
     }
+    if (g_file_test(dir, G_FILE_TEST_EXISTS))
+        cli_fail(err, ret, "cannot create %s: %s is not a folder", o->path, dir);
+    else
+        cli_fail(err, ret, "cannot create %s: the folder %s does not exist", o->path, dir);
+    g_free(dir);
     return ret;
 }
 
