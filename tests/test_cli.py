@@ -87,6 +87,31 @@ def packet_count(path, select):
     return int(s["nb_read_packets"])
 
 
+class _FloatText(str):
+    """A float of a JSON text, as it was written."""
+
+
+def json_number_texts(text):
+    """{key: [each float member `key` as written, ...]} of a JSON text."""
+    found = {}
+
+    def pairs(items):
+        for k, v in items:
+            if isinstance(v, _FloatText):
+                found.setdefault(k, []).append(str(v))
+        return dict(items)
+    json.loads(text, parse_float=_FloatText, object_pairs_hook=pairs)
+    return found
+
+
+def assert_short_numbers(case, text, keys):
+    """Every float of `keys` in the JSON text has at most 3 decimals, plainly written."""
+    texts = json_number_texts(text)
+    for key in keys:
+        for t in texts.get(key, []):
+            case.assertRegex(t, r"^-?\d+(\.\d{1,3})?$", "%s in %s" % (key, text))
+
+
 def no_gpu():
     rc, out, _ = run([TOOL, "devices", "--json"])
     return rc == 0 and json.loads(out)["devices"] == []
@@ -231,6 +256,7 @@ class Info(CliCase):
     def test_filters_json(self):
         rc, out, _ = run([TOOL, "filters", "--json"])
         self.assertEqual(rc, 0)
+        self.assertIn('"name":"sigma","type":"double","min":0.01,"max":128,"default":1,', out)
         filters = {f["name"]: f for f in json.loads(out)["filters"]}
         sigma = [p for p in filters["blur"]["params"] if p["name"] == "sigma"][0]
         self.assertEqual((sigma["min"], sigma["max"], sigma["default"], sigma["unit"]),
@@ -258,6 +284,41 @@ class Info(CliCase):
         rc, _, err = run([TOOL, "batch", "--out-dir", self.dir, "--devices", "0,1", "a.mp4"])
         self.assertEqual(rc, 2)
         self.assertIn("no GPU", err)
+
+    def test_device_values_are_named_and_listed(self):
+        # "gpu" is GPU 0 (an error without one); an unknown word lists the
+        # values the option takes.
+        rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), "--device", "cuda"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--device cuda: 'cuda' is not a GPU ordinal (0, 1, ...); it takes a GPU "
+                      "ordinal (0, 1, ...), gpu (GPU 0), cpu or auto", err)
+        rc, _, err = run([TOOL, "batch", "--out-dir", self.dir, "--devices", "cuda", "a.mp4"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--devices cuda: 'cuda' is not a GPU ordinal (0, 1, ...); it takes all, "
+                      "cpu, gpu (GPU 0) or GPU ordinals such as 0,2", err)
+        if no_gpu():
+            rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), "--device", "gpu"])
+            self.assertEqual(rc, 2)
+            self.assertIn("--device gpu: no GPU (", err)
+        else:
+            dst = self.out("gpu.mkv")
+            rc, out, err = run([TOOL, "transcode", self.path("street.mp4"), dst, "--device",
+                                "gpu", "--vf", "gray", "--json"])
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(json.loads(out)["filter_device"], "cuda:0")
+
+    def test_empty_option_values_are_named(self):
+        for args, name, expected in ((["--codec="], "codec", "NAME"),
+                                     (["--vf", ""], "vf", "FILTERS"),
+                                     (["--pix-fmt="], "pix-fmt", "NAME"),
+                                     (["--device", ""], "device", "N|gpu|cpu|auto")):
+            rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), *args])
+            self.assertEqual(rc, 2, err)
+            self.assertIn("--%s: the value is empty (expected %s)" % (name, expected), err)
+        rc, _, err = run([TOOL, "batch", "--out-dir", "", "a.mp4"])
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--out-dir: the value is empty (expected DIR)", err)
+        self.assertEqual(os.listdir(self.dir), [])
 
     def test_bad_filter_string_names_the_token(self):
         rc, _, err = run([TOOL, "transcode", "in.mp4", self.out("x.mp4"), "--vf", "gray,blurr=2"])
@@ -402,6 +463,24 @@ class Transcode(CliCase):
         self.assertEqual(json.loads(out.strip().splitlines()[-1])["files"][0]["encoder"],
                          "libvpx-vp9")
 
+    def test_missing_output_folder_is_named_as_given(self):
+        # The folder the user gave, not our temporary OUT.part-PID name.
+        dst = os.path.join(self.dir, "no", "such", "out.mp4")
+        _, err = self.transcode("street.mp4", dst, expect=1)
+        self.assertIn("cannot create %s: the folder %s does not exist"
+                      % (dst, os.path.dirname(dst)), err)
+        self.assertNotIn(".part", err)
+        open(self.out("file"), "w").close()
+        _, err = self.transcode("street.mp4", self.out("file/out.mp4"), expect=1)
+        self.assertIn("cannot create %s: %s is not a folder"
+                      % (self.out("file/out.mp4"), self.out("file")), err)
+        self.assertEqual(os.listdir(self.dir), ["file"])
+        # batch makes --out-dir; one it cannot make stops it before anything runs.
+        out_dir = self.out("file/sub")
+        rc, _, err = run([TOOL, "batch", "--out-dir", out_dir, self.path("street.mp4")])
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--out-dir %s: cannot create it: Not a directory" % out_dir, err)
+
     def test_failure_leaves_nothing(self):
         dst = self.out("x.mkv")
         _, err = self.transcode("truncated.mkv", dst, "--vf", "gray", expect=1)
@@ -441,6 +520,23 @@ class Transcode(CliCase):
         self.assertIn("scale: crop-x=5000 is outside the", err)
         self.assertNotIn("no encoder", err)
         self.assertEqual(os.listdir(self.dir), [])
+
+    def test_json_numbers_have_a_fixed_precision(self):
+        # Seconds and frames/s to 3 decimals (json-glib alone wrote
+        # 0.034173000000000002); a name with quotes, a backslash and a tab
+        # stays valid JSON.
+        name = os.path.join(self.dir, 'we"ird\\name\t.mp4')
+        shutil.copy(self.path("street.mp4"), name)
+        rc, out, err = run([TOOL, "transcode", name, self.out("x.mkv"), "--json", "--quiet"])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out)["input"], name)
+        self.assertIn(r'"input":"%s/we\"ird\\name\t.mp4"' % self.dir, out)
+        assert_short_numbers(self, out, ("seconds", "fps"))
+        rc, out, err = run([TOOL, "batch", "--out-dir", self.out("b"), "--json", "--quiet",
+                            self.path("street.mp4"), self.path("vfr.mkv")])
+        self.assertEqual(rc, 0, err)
+        assert_short_numbers(self, out, ("seconds", "fps"))
+        self.assertEqual(json.loads(out)["total"], 2)
 
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")

@@ -28,13 +28,19 @@ W, H, FRAMES = 160, 120, 10
 
 
 def make_inputs(d):
-    """10 frames of 160x120: RGB (FFV1, decodes as BGR0), H.264 4:2:0 and
-    FFV1 4:2:2."""
+    """10 frames of 160x120: RGB (FFV1, decodes as BGR0), H.264 4:2:0,
+    FFV1 4:2:2, 4:4:4 and planar RGB (GBRP, no format of ours)."""
     scale = ["-i", VTEST, "-frames:v", str(FRAMES), "-vf", "scale=%d:%d" % (W, H)]
     ffmpeg(*scale, "-pix_fmt", "rgb24", "-c:v", "ffv1", os.path.join(d, "rgb.mkv"))
     ffmpeg(*scale, "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "veryfast",
            os.path.join(d, "street.mp4"))
     ffmpeg(*scale, "-pix_fmt", "yuv422p", "-c:v", "ffv1", os.path.join(d, "y422.mkv"))
+    ffmpeg(*scale, "-pix_fmt", "yuv444p", "-c:v", "ffv1", os.path.join(d, "y444.mkv"))
+    # An RGB24 PNG sequence (no colour tags at all).
+    ffmpeg(*scale, "-pix_fmt", "rgb24", os.path.join(d, "png-%03d.png"))
+    # (libx264rgb's H.264 decodes as GBRP.)
+    ffmpeg(*scale, "-pix_fmt", "rgb24", "-c:v", "libx264rgb", "-qp", "0", "-preset", "veryfast",
+           os.path.join(d, "gbrp.mkv"))
 
 
 def setUpModule():
@@ -113,6 +119,57 @@ class Planner(Case):
         self.assertEqual((v.get("color_range"), v.get("color_space")), ("tv", "smpte170m"))
         self.assertEqual([p for p, _ in packets(dst, "v:0")[0]],
                          [p for p, _ in packets(self.src("rgb.mkv"), "v:0")[0]])
+
+    def test_untagged_rgb_png_sequence_is_4_2_0_tagged_bt601(self):
+        # Players take untagged HD video for BT.709: the tag says what convert used.
+        dst = self.out("png.mp4")
+        s = self.transcode("png-%03d.png", dst, "--device", "cpu")
+        self.assertEqual(s["conversions"], "encoder input rgb24 to yuv420p (convert-cpu)")
+        v = stream_of(dst, "video")[0]
+        self.assertEqual((v["pix_fmt"], v.get("color_range"), v.get("color_space")),
+                         ("yuv420p", "tv", "smpte170m"))
+
+    def test_rgb_outside_our_formats_is_4_2_0_too(self):
+        # GBRP is no format of ours: libswscale converts it, to 4:2:0 as
+        # our convert does for RGB (libavcodec's own pick is 4:4:4), and
+        # tagged BT.601, not with the input's identity matrix.
+        dst = self.out("gbrp.mp4")
+        s = self.transcode("gbrp.mkv", dst, "--device", "cpu")
+        self.assertEqual(s["conversions"], "encoder input gbrp to yuv420p (libswscale)")
+        self.assertIsNone(s["warning"])
+        v = stream_of(dst, "video")[0]
+        self.assertEqual((v["pix_fmt"], v.get("color_range"), v.get("color_space")),
+                         ("yuv420p", "tv", "smpte170m"))
+
+    def test_4_4_4_for_h264_warns_and_names_the_option(self):
+        # 4:4:4 input stays 4:4:4 (as ffmpeg keeps it), with a warning that
+        # names the --pix-fmt for 4:2:0; in the summary and on stderr.
+        src = self.src("y444.mkv")
+        warning = ("libx264 got yuv444p (4:4:4), which many players cannot play; "
+                   "--pix-fmt yuv420p makes 4:2:0")
+        dst = self.out("444.mp4")
+        rc, out, err = run([TOOL, "transcode", src, dst, "--json", "--device", "cpu"])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out)["warning"], warning)
+        self.assertIn("cudafilters: %s: %s\n" % (src, warning), err)
+        self.assertEqual(stream_of(dst, "video")[0]["pix_fmt"], "yuv444p")
+        # --quiet: the summary only.
+        rc, out, err = run([TOOL, "transcode", src, self.out("q.mp4"), "--json", "--quiet"])
+        self.assertEqual((rc, err), (0, ""))
+        self.assertEqual(json.loads(out)["warning"], warning)
+        # batch relays its files' warnings.
+        rc, out, err = run([TOOL, "batch", "--out-dir", self.out("b"), "--ext", "mp4",
+                            "--device", "cpu", src])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(err.count(warning), 1, err)
+        # The option it names gives 4:2:0, and no warning.
+        dst = self.out("420.mp4")
+        s = self.transcode("y444.mkv", dst, "--pix-fmt", "yuv420p", "--device", "cpu")
+        self.assertIsNone(s["warning"])
+        self.assertEqual(stream_of(dst, "video")[0]["pix_fmt"], "yuv420p")
+        # A codec whose 4:4:4 plays wherever the codec does: no warning.
+        s = self.transcode("y444.mkv", self.out("444.mkv"), "--codec", "ffv1", "--device", "cpu")
+        self.assertIsNone(s["warning"])
 
     def test_gray_output_for_a_4_2_0_only_encoder(self):
         # convert makes GRAY8; mpeg4 takes yuv420p only: the tail adds

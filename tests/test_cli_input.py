@@ -5,8 +5,8 @@ answer and nothing lost (issue 15).
 Inputs are made in a temporary directory from Debian opencv-doc's videos: an
 AVI whose index holds empty "repeat the previous frame" entries, interlaced
 H.264, an MP4 cut right after its header, MPEG-4 and MS-MPEG4 AVIs with a lost,
-a repeated or a damaged frame, an MKV whose Vorbis setup header is corrupt, a
-transport stream whose audio timestamps go back. The helpers and the JUnit
+a repeated or a damaged frame or cut inside a frame, an MKV whose Vorbis setup
+header is corrupt, a transport stream whose audio timestamps go back. The helpers and the JUnit
 report come from test_cli.py.
 
 Usage: test_cli_input.py CUDAFILTERS [--junit REPORT.xml]
@@ -100,6 +100,9 @@ def make_inputs(d):
         struct.pack_into("<I", repeated, at, struct.unpack("<I", repeated[at:at + 4])[0] + span)
     with open(os.path.join(d, "repeated-frame.avi"), "wb") as f:
         f.write(repeated)
+    # The same AVI cut in the middle of its 41st frame's data (no index).
+    with open(os.path.join(d, "cut.avi"), "wb") as f:
+        f.write(avi[:offset + 8 + size // 2])
     # MPEG-4 AVI with one zeroed byte in its third frame: FFmpeg 5.1's decoder
     # aborted on it with exploding errors and frame threads.
     base.ffmpeg("-i", megamind, "-t", "1.5", "-c", "copy", os.path.join(d, "mpeg4.avi"))
@@ -193,6 +196,27 @@ class Completeness(Case):
         summary, _ = self.transcode("lost-frame.avi", self.out("y.mkv"), "--max-errors", "1")
         self.assertEqual((summary["ok"], summary["frames_out"], summary["damaged"]),
                          (True, 99, 1))
+
+    def test_avi_cut_in_a_frame_is_truncated_not_corrupt(self):
+        # libav returns the cut frame's packet flagged corrupt, at the end of
+        # the file: that is a truncation, said with where it ends, and
+        # --max-errors does not make it a success.
+        why = "cut.avi: truncated: the file ends inside video frame 41 of 100, at 4.00 s"
+        for opts in ((), ("--max-errors", "5")):
+            summary, err = self.transcode("cut.avi", self.out("x.mkv"), "--vf", "gray", *opts,
+                                          expect=1)
+            self.assertIn(why, err)
+            self.assertNotIn("corrupt", err)
+            self.assertFalse(summary["ok"])
+            self.assert_nothing_left()
+        # In a batch: that file fails, the other is done.
+        out_dir = self.out("b")
+        rc, _, err = base.run([base.TOOL, "batch", "--quiet", "--out-dir", out_dir,
+                               self.path("cut.avi"), self.path("lost-frame.avi"),
+                               "--max-errors", "1"])
+        self.assertEqual(rc, 1, err)
+        self.assertIn(why, err)
+        self.assertEqual(os.listdir(out_dir), ["lost-frame.avi"])
 
     def test_repeated_frame_is_damage(self):
         summary, err = self.transcode("repeated-frame.avi", self.out("x.mkv"), expect=1)

@@ -315,6 +315,10 @@ class Reports(Case):
         self.assertIn("No such file or directory", summary["failures"][0]["error"])
         seconds = sum(f["seconds"] for f in files if f["ok"])
         self.assertAlmostEqual(summary["seconds"], seconds, places=3)
+        # Written to 3 decimals: no float noise (0.30000000000000004).
+        text = self.tool("report", "merge", "--json", reports)[1]
+        for key in ("seconds", "fps"):
+            self.assertRegex(text, r'"%s":\d+(\.\d{1,3})?[,}]' % key)
         self.assertAlmostEqual(summary["fps"], 70 / seconds, delta=70 / seconds * 1e-3)
         rc, text, _ = self.merge(reports)
         self.assertIn("8 files: 7 done (7 transcoded, 0 skipped: their outputs existed), 1 failed",

@@ -244,6 +244,8 @@ TEST(Devices, AllListCpu)
     EXPECT_EQ(none.msg, "");
     EXPECT_EQ(devices("all", 4, 2).ords, (std::vector<int>{ 0, 1 }));
     EXPECT_EQ(devices("cpu", 2).n, 0);
+    EXPECT_EQ(devices("gpu", 2).ords, (std::vector<int>{ 0 }));
+    EXPECT_EQ(devices("gpu", 0).msg, "no GPU (no CUDA driver (libcuda) usable)");
     EXPECT_EQ(devices("1,0", 2).ords, (std::vector<int>{ 1, 0 }));
     EXPECT_EQ(devices(" 2 , 0", 3).ords, (std::vector<int>{ 2, 0 }));
 }

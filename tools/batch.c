@@ -219,6 +219,12 @@ static void finish(batch *b, cli_batch_file *f, int gpu, const GString *messages
         if (messages->str[messages->len - 1] != '\n')
             fputc('\n', stderr);
     }
+    /* The children run --quiet: their warnings come in their summaries. */
+    const char *warning = json_object_get_string_member_with_default(o, "warning", NULL);
+    if (f->ok && warning && !b->opts->quiet) {
+        clear_line(b);
+        fprintf(stderr, "cudafilters: %s: %s\n", f->in, warning);
+    }
     g_cond_signal(&b->changed);
     g_mutex_unlock(&b->lock);
 }
@@ -333,7 +339,7 @@ static void print_json(const batch *b, double seconds)
     json_builder_add_int_value(json_builder_set_member_name(out, "total"), b->n);
     json_builder_add_int_value(json_builder_set_member_name(out, "failed"), b->failed);
     json_builder_add_int_value(json_builder_set_member_name(out, "skipped"), b->skipped);
-    cli_json_set_number(out, "seconds", seconds);
+    cli_json_set_number(out, "seconds", seconds, CLI_JSON_SECONDS);
     json_builder_end_object(out);
     char *text = cli_json_finish(out);
     puts(text);

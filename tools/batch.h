@@ -40,6 +40,7 @@ typedef struct cli_batch_opts {
     int n_gpus;
     double stall_timeout;         /* the children's --stall-timeout */
     bool progress, json;
+    bool quiet;                   /* --quiet: the children's warnings not on stderr */
     cli_report *report;           /* --report: a line per file as it ends, or NULL */
 } cli_batch_opts;
 

@@ -54,7 +54,8 @@ static GOptionEntry common_entries[] = {
       "Pixel format the encoder gets, e.g. yuv420p (default: what the filters give, "
       "converted only if the encoder does not take it)", "NAME" },
     { "device", 'd', 0, G_OPTION_ARG_STRING, &opt.device,
-      "GPU ordinal, cpu, or auto (default: GPU 0 if there is one)", "N|cpu|auto" },
+      "GPU ordinal, gpu (GPU 0, an error without one), cpu, or auto (default: GPU 0 if there "
+      "is one, else the CPU)", "N|gpu|cpu|auto" },
     { "threads", 0, 0, G_OPTION_ARG_INT, &opt.threads,
       "CPU threads of each file's filters when they run on the CPU (default 0: all cores, "
       "shared by the files of a batch)", "N" },
@@ -89,7 +90,7 @@ static GOptionEntry batch_entries[] = {
       "Files processed at the same time on each GPU (on the CPU: in all; default 1)", "N" },
     { "devices", 0, 0, G_OPTION_ARG_STRING, &opt.devices,
       "GPUs to spread the files over, each file on one: all, or a list such as 0,1 "
-      "(default: as --device; all on a machine without a GPU: the CPU)", "all|LIST" },
+      "(default: as --device; all on a machine without a GPU: the CPU)", "all|LIST|gpu|cpu" },
     { "shard", 0, 0, G_OPTION_ARG_STRING, &opt.shard,
       "Run only this share of the list, shards counted from 0 (see below); auto: from "
       "the Slurm job array's variables", "INDEX/COUNT|auto" },
@@ -131,6 +132,22 @@ static GOptionContext *new_context(const char *cmd, const char *args, const char
     if (description)
         g_option_context_set_description(ctx, description);
     return ctx;
+}
+
+/* An option given an empty value (--codec=, --vf ''): named, instead of
+ * being taken as a name that does not exist, or as the default. NULL if
+ * none, else the message. */
+static char *check_empty(const GOptionEntry *entries)
+{
+    for (const GOptionEntry *e = entries; e->long_name; e++) {
+        if (e->arg != G_OPTION_ARG_STRING && e->arg != G_OPTION_ARG_FILENAME)
+            continue;
+        const gchar *value = *(gchar **)e->arg_data;
+        if (value && !value[0])
+            return g_strdup_printf("--%s: the value is empty (expected %s)", e->long_name,
+                                   e->arg_description);
+    }
+    return NULL;
 }
 
 /* Checks the options every job shares, before anything runs, so a typo
@@ -196,6 +213,11 @@ static char *parse_job_options(GOptionContext *ctx, const GOptionEntry *entries,
         g_error_free(error);
         return msg;
     }
+    char *msg = check_empty(common_entries);
+    if (!msg)
+        msg = check_empty(entries);
+    if (msg)
+        return msg;
     if (!opt.codec) {
         opt.codec = g_strdup("h264");
         codec_default = true;
@@ -206,7 +228,9 @@ static char *parse_job_options(GOptionContext *ctx, const GOptionEntry *entries,
 /* ---- GPUs -------------------------------------------------------------- */
 
 /* Ordinals of the GPUs to use from --devices or --device into ords[]
- * (none: CPU). Says once, on stderr, when there is no GPU to use. */
+ * (none: CPU). Says once, on stderr, when there is no GPU to use. On a bad
+ * value, -1 with *msg naming the option, the value, why, and (for a word
+ * it does not know) the values it takes. */
 static int choose_gpus(int *ords, int max, char **msg)
 {
     const char *reason = "";
@@ -217,6 +241,18 @@ static int choose_gpus(int *ords, int max, char **msg)
         n = cli_devices_parse(count > 0 ? "0" : "cpu", count, reason, ords, max, msg);
     else
         n = cli_devices_parse(opt.device, count, reason, ords, 1, msg);
+    if (n < 0) {
+        /* devices.c's words for a value that is neither a number nor a keyword. */
+        bool unknown = strstr(*msg, "is not a GPU ordinal") != NULL;
+        char *full = g_strdup_printf(
+            "--%s %s: %s%s", opt.devices ? "devices" : "device",
+            opt.devices ? opt.devices : opt.device, *msg,
+            !unknown ? ""
+            : opt.devices ? "; it takes all, cpu, gpu (GPU 0) or GPU ordinals such as 0,2"
+                          : "; it takes a GPU ordinal (0, 1, ...), gpu (GPU 0), cpu or auto");
+        g_free(*msg);
+        *msg = full;
+    }
     bool asked_cpu = (opt.devices && !strcmp(opt.devices, "cpu")) ||
                      (!opt.devices && opt.device && !strcmp(opt.device, "cpu"));
     if (n == 0 && count == 0 && !asked_cpu && !opt.quiet)
@@ -279,7 +315,8 @@ static int run_transcode(const char *in, const char *out)
     cli_job_opts jo = job_opts();
     cli_job job = { .in_path = in, .out_path = out, .opts = &jo, .gpu = n_gpus ? &gpu : NULL };
     cli_run_opts ro = { .progress = !opt.quiet && isatty(STDERR_FILENO),
-                        .machine_progress = opt.machine_progress, .json = opt.json };
+                        .machine_progress = opt.machine_progress, .json = opt.json,
+                        .quiet = opt.quiet };
     int rc = cli_run_job(&job, &ro);
     if (n_gpus)
         cli_gpu_close(&gpu);
@@ -390,7 +427,7 @@ static int run_files(cli_batch_file *files, int n, cli_shard shard, const int *o
                           .parallel = opt.jobs * (n_gpus > 0 ? n_gpus : 1), .gpus = ords,
                           .n_gpus = n_gpus, .stall_timeout = opt.stall_timeout,
                           .progress = !opt.quiet && isatty(STDERR_FILENO), .json = opt.json,
-                          .report = report };
+                          .quiet = opt.quiet, .report = report };
     cli_batch_result r = cli_batch_run(files, n, &bo);
     g_strfreev(options);
     if (report) {
@@ -412,8 +449,13 @@ static int run_batch(GPtrArray *names, cli_shard shard)
         g_free(msg);
         return rc;
     }
-    if (!opt.dry_run && g_mkdir_with_parents(opt.out_dir, 0777) != 0)
-        fprintf(stderr, "cudafilters: cannot create %s: %s\n", opt.out_dir, g_strerror(errno));
+    /* Nothing could be written: a usage error, as a --report that cannot be. */
+    if (!opt.dry_run && g_mkdir_with_parents(opt.out_dir, 0777) != 0) {
+        int rc = usage_error(NULL, "--out-dir %s: cannot create it: %s", opt.out_dir,
+                             g_strerror(errno));
+        cli_report_close(&report);
+        return rc;
+    }
     cli_batch_plan plan = { .out_dir = opt.out_dir, .ext = opt.ext, .shard = shard,
                             .policy = existing_policy() };
     int n = 0, refused = 0, failed = 0;

@@ -32,13 +32,22 @@ static bool is_yuv(enum AVPixelFormat fmt)
     return d && !(d->flags & AV_PIX_FMT_FLAG_RGB) && d->nb_components >= 3;
 }
 
-/* swscale's colour handling: YUV keeps its range, RGB and gray are full range. */
+/* swscale's colour handling: YUV keeps its range, RGB and gray are full
+ * range. YUV made from RGB or gray, which carry no matrix or the identity
+ * (AVCOL_SPC_RGB, which players would decode the YUV with, as GBR), is
+ * BT.601 and tagged so in *dst_space. */
 static void set_ranges(struct SwsContext *sws, const AVFrame *src, enum AVPixelFormat dst_fmt,
-                       bool *dst_full)
+                       bool *dst_full, enum AVColorSpace *dst_space)
 {
     bool src_full = cli_frame_full_range(src, src->format);
     *dst_full = is_yuv(dst_fmt) ? (is_yuv(src->format) ? src_full : false) : true;
     int space = src->colorspace == AVCOL_SPC_UNSPECIFIED ? SWS_CS_DEFAULT : (int)src->colorspace;
+    *dst_space = src->colorspace;
+    if (is_yuv(dst_fmt) && !is_yuv(src->format) &&
+        (src->colorspace == AVCOL_SPC_RGB || src->colorspace == AVCOL_SPC_UNSPECIFIED)) {
+        space = SWS_CS_ITU601;
+        *dst_space = AVCOL_SPC_SMPTE170M;
+    }
     const int *coefs = sws_getCoefficients(space);
     /* Refused (-1) only for conversions without a matrix (gray to gray),
      * where the ranges are what swscale assumes anyway. */
@@ -62,7 +71,8 @@ int cli_convert_frame(cli_convert *c, AVFrame **frame, enum AVPixelFormat fmt, i
                         av_get_pix_fmt_name(src->format), src->width, src->height,
                         av_get_pix_fmt_name(fmt), w, h);
     bool dst_full = false;
-    set_ranges(c->sws, src, fmt, &dst_full);
+    enum AVColorSpace dst_space = AVCOL_SPC_UNSPECIFIED;
+    set_ranges(c->sws, src, fmt, &dst_full, &dst_space);
     AVFrame *dst = av_frame_alloc();
     if (!dst)
         return cli_fail(err, AVERROR(ENOMEM), "out of memory");
@@ -80,6 +90,7 @@ int cli_convert_frame(cli_convert *c, AVFrame **frame, enum AVPixelFormat fmt, i
         return cli_fail_av(err, ret, "swscale");
     }
     dst->color_range = dst_full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    dst->colorspace = dst_space;
     av_frame_free(frame);
     *frame = dst;
     c->conversions++;

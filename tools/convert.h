@@ -20,7 +20,8 @@ typedef struct cli_convert {
 /* Makes *frame a host frame of format `fmt` and size w x h: a CUDA frame is
  * downloaded, then swscale converts format and size if they differ. The old
  * frame is freed when replaced; properties (pts, colour) are kept, the range
- * becomes full for RGB and gray targets and stays as it was for YUV ones.
+ * becomes full for RGB and gray targets and stays as it was for YUV ones;
+ * YUV made from RGB or gray is BT.601 (limited range) and tagged so.
  * Returns 0 or a negative AVERROR with err set. */
 int cli_convert_frame(cli_convert *c, AVFrame **frame, enum AVPixelFormat fmt, int w, int h,
                       cli_err *err);

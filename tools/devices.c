@@ -28,6 +28,14 @@ int cli_devices_parse(const char *spec, int count, const char *no_gpu_reason, in
 {
     if (!strcmp(spec, "cpu"))
         return 0;
+    if (!strcmp(spec, "gpu")) { /* "a GPU", as users say it: the first, and there must be one */
+        if (count == 0) {
+            *msg = g_strdup_printf("no GPU (%s)", no_gpu_reason);
+            return -1;
+        }
+        ords[0] = 0;
+        return max > 0 ? 1 : 0;
+    }
     if (!strcmp(spec, "all")) {
         int n = count < max ? count : max;
         for (int i = 0; i < n; i++)

@@ -7,6 +7,7 @@
 /* The GPUs named by `spec` into ords[] (at most `max`), in the order given:
  *   "all"    every one of the `count` GPUs (none: the CPU);
  *   "cpu"    none (the CPU);
+ *   "gpu"    GPU 0, an error where there is none;
  *   "0,2"    those ordinals, each from 0 to count-1, none twice.
  * Returns how many (0: run on the CPU), or -1 with *msg (g_free it) naming
  * the bad entry; `no_gpu_reason` (static text) says why `count` is 0 in

@@ -84,10 +84,20 @@ int cli_encoder_formats(const AVCodec *codec, cf_format *out)
     return n;
 }
 
-enum AVPixelFormat cli_encoder_best_format(const AVCodec *codec, enum AVPixelFormat src)
+/* YUV with both chroma dimensions halved, not a YUVJ (full range) alias:
+ * what players of the codecs in cli_encoder_chroma_hint play. */
+static bool is_yuv420(enum AVPixelFormat fmt)
 {
-    if (!codec->pix_fmts)
-        return src;
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+    const uint64_t not_yuv = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL;
+    return d && !(d->flags & not_yuv) && d->nb_components >= 3 && d->log2_chroma_w == 1 &&
+           d->log2_chroma_h == 1 && strncmp(d->name, "yuvj", 4) != 0;
+}
+
+/* The best of the encoder's host formats for `src`, of its 4:2:0 ones only
+ * when `only_420`; AV_PIX_FMT_NONE when there is none. */
+static enum AVPixelFormat best_of(const AVCodec *codec, enum AVPixelFormat src, bool only_420)
+{
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(src);
     int alpha = d && (d->flags & AV_PIX_FMT_FLAG_ALPHA);
     /* Hardware formats (CUDA) are not a conversion target. */
@@ -95,11 +105,56 @@ enum AVPixelFormat cli_encoder_best_format(const AVCodec *codec, enum AVPixelFor
     int n = 0;
     for (const enum AVPixelFormat *p = codec->pix_fmts; *p != AV_PIX_FMT_NONE && n < 63; p++) {
         const AVPixFmtDescriptor *pd = av_pix_fmt_desc_get(*p);
-        if (pd && !(pd->flags & AV_PIX_FMT_FLAG_HWACCEL))
+        if (pd && !(pd->flags & AV_PIX_FMT_FLAG_HWACCEL) && (!only_420 || is_yuv420(*p)))
             list[n++] = *p;
     }
     list[n] = AV_PIX_FMT_NONE;
-    return n ? avcodec_find_best_pix_fmt_of_list(list, src, alpha, NULL) : src;
+    return n ? avcodec_find_best_pix_fmt_of_list(list, src, alpha, NULL) : AV_PIX_FMT_NONE;
+}
+
+enum AVPixelFormat cli_encoder_best_format(const AVCodec *codec, enum AVPixelFormat src)
+{
+    if (!codec->pix_fmts)
+        return src;
+    /* RGB becomes YUV anyway: 4:2:0, as the planner's convert makes it from
+     * our RGB formats, rather than libavcodec's pick (4:4:4). */
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(src);
+    enum AVPixelFormat best = AV_PIX_FMT_NONE;
+    if (d && (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)))
+        best = best_of(codec, src, true);
+    if (best == AV_PIX_FMT_NONE)
+        best = best_of(codec, src, false);
+    return best != AV_PIX_FMT_NONE ? best : src;
+}
+
+enum AVPixelFormat cli_encoder_chroma_hint(const AVCodec *codec, enum AVPixelFormat given)
+{
+    static const enum AVCodecID delivery[] = { AV_CODEC_ID_H264, AV_CODEC_ID_HEVC,
+                                               AV_CODEC_ID_VP9, AV_CODEC_ID_AV1 };
+    bool listed = false;
+    for (size_t i = 0; i < sizeof delivery / sizeof delivery[0]; i++)
+        listed = listed || codec->id == delivery[i];
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(given);
+    if (!listed || !codec->pix_fmts || !d || (d->flags & AV_PIX_FMT_FLAG_HWACCEL) ||
+        d->nb_components < 3 || is_yuv420(given))
+        return AV_PIX_FMT_NONE;
+    return best_of(codec, given, true);
+}
+
+const char *cli_chroma_name(enum AVPixelFormat fmt)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
+    if (!d)
+        return "?";
+    if (d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL))
+        return "RGB";
+    if (d->nb_components < 3)
+        return "gray";
+    static const char *const names[3][3] = { { "4:4:4", "4:4:0", "4:4:0" },
+                                             { "4:2:2", "4:2:0", "4:2:0" },
+                                             { "4:1:1", "4:1:1", "4:1:0" } };
+    return names[d->log2_chroma_w > 2 ? 2 : d->log2_chroma_w]
+                [d->log2_chroma_h > 2 ? 2 : d->log2_chroma_h];
 }
 
 int cli_encoder_set_quality(AVCodecContext *enc, int q, cli_err *err)

@@ -31,8 +31,21 @@ bool cli_encoder_takes_cuda(const AVCodec *codec);
 int cli_encoder_formats(const AVCodec *codec, cf_format *out);
 
 /* The encoder's best host format for a frame of format `src` that none of
- * our formats fit (see cli_encoder_formats). */
+ * our formats fit (see cli_encoder_formats): for an RGB or palette `src`,
+ * the best of its 4:2:0 YUV formats where it has one (libavcodec's own
+ * pick would be 4:4:4), else libavcodec's pick among all of them. */
 enum AVPixelFormat cli_encoder_best_format(const AVCodec *codec, enum AVPixelFormat src);
+
+/* For an encoder of H.264, HEVC, VP9 or AV1 given frames of format `given`
+ * in colour other than 4:2:0 YUV (4:4:4, 4:2:2, RGB: profiles that many
+ * players cannot play): the 4:2:0 format of the encoder's to suggest for
+ * --pix-fmt. AV_PIX_FMT_NONE when `given` is 4:2:0 or gray, for other
+ * codecs, and for encoders without a 4:2:0 format (libx264rgb). */
+enum AVPixelFormat cli_encoder_chroma_hint(const AVCodec *codec, enum AVPixelFormat given);
+
+/* The chroma layout of a pixel format for messages: "4:4:4", "4:2:2",
+ * "4:2:0", "RGB", "gray"... */
+const char *cli_chroma_name(enum AVPixelFormat fmt);
 
 /* Applies --quality q (lower is better): the encoder's "crf" (x264, x265)
  * or "cq" (NVENC) option, else a fixed quantiser (qscale) like mpeg4's.

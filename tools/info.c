@@ -91,9 +91,10 @@ static void param_json(JsonBuilder *b, const cf_param_desc *p)
         json_builder_end_array(b);
         cli_json_set_string(b, "default", p->choices[(int)p->default_value]);
     } else {
-        cli_json_set_number(b, "min", p->min);
-        cli_json_set_number(b, "max", p->max);
-        cli_json_set_number(b, "default", p->default_value);
+        /* Parameters have a few decimals at most (sigma's 0.01). */
+        cli_json_set_number(b, "min", p->min, 6);
+        cli_json_set_number(b, "max", p->max, 6);
+        cli_json_set_number(b, "default", p->default_value, 6);
     }
     cli_json_set_string(b, "unit", p->unit);
     cli_json_set_string(b, "summary", p->summary);

@@ -175,6 +175,35 @@ static void note_end(cli_input *in, const AVPacket *pkt)
         in->end_us = end;
 }
 
+/* A packet the demuxer marked corrupt when the input had run out (libav
+ * returns what there was of it, flagged): the file was cut there. Fails
+ * whatever --max-errors allows: what is missing is not damage to conceal. */
+static int fail_cut(cli_input *in, const AVPacket *pkt, cli_err *err)
+{
+    const AVStream *st = in->fmt->streams[pkt->stream_index];
+    int64_t ts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
+    int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
+    double at = ts != AV_NOPTS_VALUE ? (double)(ts - start) * av_q2d(st->time_base)
+                                     : (double)in->end_us / AV_TIME_BASE;
+    /* What the header states: its frame count, else its duration (a cut
+     * AVI's duration is scaled down with its size; its count is not). */
+    const AVStream *vst = in->fmt->streams[in->video];
+    char where[96], of_frames[32] = "", of_time[32] = "";
+    if (vst->nb_frames > 0)
+        snprintf(of_frames, sizeof of_frames, " of %" PRId64, vst->nb_frames);
+    else if (in->fmt->duration > 0 &&
+             in->fmt->duration_estimation_method == AVFMT_DURATION_FROM_STREAM)
+        snprintf(of_time, sizeof of_time, " of %.2f s", (double)in->fmt->duration / AV_TIME_BASE);
+    if (pkt->stream_index == in->video)
+        snprintf(where, sizeof where, "video frame %" PRId64 "%s", in->video_packets + 1,
+                 of_frames);
+    else
+        snprintf(where, sizeof where, "a packet of %s stream #%d",
+                 av_get_media_type_string(st->codecpar->codec_type), pkt->stream_index);
+    return cli_fail(err, AVERROR_INVALIDDATA, "truncated: the file ends inside %s, at %.2f s%s",
+                    where, at, of_time);
+}
+
 int cli_input_read(cli_input *in, AVPacket *pkt, cli_err *err)
 {
     av_packet_unref(pkt);
@@ -184,6 +213,8 @@ int cli_input_read(cli_input *in, AVPacket *pkt, cli_err *err)
         return ret;
     if (ret < 0)
         return cli_fail_av(err, ret, "reading");
+    if ((pkt->flags & AV_PKT_FLAG_CORRUPT) && in->fmt->pb && avio_feof(in->fmt->pb))
+        return fail_cut(in, pkt, err);
     if ((pkt->flags & AV_PKT_FLAG_CORRUPT) &&
         (ret = note_damage(in, "corrupt packet", err)) < 0)
         return ret;

@@ -46,8 +46,10 @@ int cli_input_open(cli_input *in, const char *path, AVBufferRef *hw_device, int 
                    const AVIOInterruptCB *interrupt, cli_err *err);
 
 /* Next packet of any stream into pkt (unref'd first). Returns 0,
- * AVERROR_EOF at the end, or another negative AVERROR with err set (also
- * AVERROR_INVALIDDATA once the damage exceeds max_errors). */
+ * AVERROR_EOF at the end, or another negative AVERROR with err set:
+ * AVERROR_INVALIDDATA once the damage exceeds max_errors, and for a packet
+ * cut short by the end of the file, whatever max_errors ("truncated: the
+ * file ends inside video frame 41 of 100, at 4.00 s"). */
 int cli_input_read(cli_input *in, AVPacket *pkt, cli_err *err);
 
 /* Sends a video packet (NULL: end of stream, to drain the decoder) and

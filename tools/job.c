@@ -348,6 +348,23 @@ static void describe_plan(state *s, const AVFrame *first)
     snprintf(job->conversions, sizeof job->conversions, "%s%s%s", a, a[0] && b[0] ? "; " : "", b);
 }
 
+/* Without --pix-fmt, an H.264 (HEVC, VP9, AV1) encoder given 4:4:4, 4:2:2
+ * or RGB (an input in such colour that the planner's convert does not take
+ * kept it) makes a profile that many players cannot play: the summary
+ * warns, naming the --pix-fmt that gives 4:2:0. */
+static void note_chroma(state *s, const AVCodec *codec)
+{
+    if (s->job->opts->pix_fmt != AV_PIX_FMT_NONE || s->enc_fmt == AV_PIX_FMT_CUDA)
+        return;
+    enum AVPixelFormat hint = cli_encoder_chroma_hint(codec, s->enc_fmt);
+    if (hint == AV_PIX_FMT_NONE)
+        return;
+    snprintf(s->job->warning, sizeof s->job->warning,
+             "%s got %s (%s), which many players cannot play; --pix-fmt %s makes 4:2:0",
+             codec->name, av_get_pix_fmt_name(s->enc_fmt), cli_chroma_name(s->enc_fmt),
+             av_get_pix_fmt_name(hint));
+}
+
 /* Runs the first frame through the candidate's plan and opens the encoder
  * with the result, so it is set up for the size, format and colour the
  * frames really have. *out: the processed first frame. */
@@ -411,6 +428,7 @@ static int start(state *s, const AVFrame *first, AVFrame **processed)
         return ret;
     snprintf(s->job->encoder, sizeof s->job->encoder, "%s", s->out.enc->codec->name);
     describe_plan(s, first);
+    note_chroma(s, s->out.enc->codec);
     s->started = true;
     return cli_output_start(&s->out, err);
 }

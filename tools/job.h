@@ -67,6 +67,8 @@ typedef struct cli_job {
                                         format: a CLI_CONVERTER_* name */
     const char *encoder_converter;   /* what brought the chain's (or the decoder's) frames
                                         to the encoder's format: a CLI_CONVERTER_* name */
+    char warning[256];               /* "" or what the user should know about a file that
+                                        succeeded (an output many players cannot play) */
 } cli_job;
 
 /* Runs the job on the calling thread (with job->gpu's device made current on

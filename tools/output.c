@@ -111,6 +111,25 @@ static int create_muxer(cli_output *o, cli_err *err)
     return 0;
 }
 
+/* The output cannot be created: said with the name the user gave (the
+ * temporary name beside it is ours), and its folder when that is missing. */
+static int fail_create(const cli_output *o, int ret, cli_err *err)
+{
+    char *dir = g_path_get_dirname(o->path);
+    if (g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+        g_free(dir);
+        char what[512];
+        snprintf(what, sizeof what, "cannot create %s", o->path);
+        return cli_fail_av(err, ret, what); /* e.g. Permission denied */
+    }
+    if (g_file_test(dir, G_FILE_TEST_EXISTS))
+        cli_fail(err, ret, "cannot create %s: %s is not a folder", o->path, dir);
+    else
+        cli_fail(err, ret, "cannot create %s: the folder %s does not exist", o->path, dir);
+    g_free(dir);
+    return ret;
+}
+
 int cli_output_open(cli_output *o, const char *path, const AVFormatContext *in, int video_in,
                     const AVIOInterruptCB *interrupt, cli_err *err)
 {
@@ -150,11 +169,8 @@ int cli_output_open(cli_output *o, const char *path, const AVFormatContext *in, 
         cli_avlog_clear();
         cli_cleanup_set(o->tmp);
         ret = avio_open2(&o->mux->pb, o->tmp, AVIO_FLAG_WRITE, interrupt, NULL);
-        if (ret < 0) {
-            char what[512];
-            snprintf(what, sizeof what, "cannot create %s", o->tmp);
-            return cli_fail_av(err, ret, what);
-        }
+        if (ret < 0)
+            return fail_create(o, ret, err);
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 
+#include "json_text.h"
 #include "util.h"
 
 struct cli_report {
@@ -36,11 +37,7 @@ cli_report *cli_report_open(const char *path, char **msg)
 
 char *cli_report_node_text(JsonNode *node)
 {
-    JsonGenerator *gen = json_generator_new();
-    json_generator_set_root(gen, node);
-    char *text = json_generator_to_data(gen, NULL);
-    g_object_unref(gen);
-    return text;
+    return cli_json_text(node);
 }
 
 /* Appends the node and a newline in one write(), so lines of a killed run
@@ -129,7 +126,7 @@ void cli_report_end(cli_report *r, const cli_report_counts *c)
     char *finished = now_iso8601();
     cli_json_set_string(b, "finished", finished);
     g_free(finished);
-    cli_json_set_number(b, "seconds", c->seconds);
+    cli_json_set_number(b, "seconds", c->seconds, CLI_JSON_SECONDS);
     json_builder_add_int_value(json_builder_set_member_name(b, "files"), c->files);
     json_builder_add_int_value(json_builder_set_member_name(b, "done"), c->done);
     json_builder_add_int_value(json_builder_set_member_name(b, "skipped"), c->skipped);

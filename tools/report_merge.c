@@ -407,8 +407,9 @@ static void print_json(const merge *m, const totals *t)
     }
     json_builder_end_array(b);
     json_builder_add_int_value(json_builder_set_member_name(b, "frames"), t->frames);
-    cli_json_set_number(b, "seconds", t->seconds);
-    cli_json_set_number(b, "fps", t->seconds > 0 ? (double)t->frames / t->seconds : 0);
+    cli_json_set_number(b, "seconds", t->seconds, CLI_JSON_SECONDS);
+    cli_json_set_number(b, "fps", t->seconds > 0 ? (double)t->frames / t->seconds : 0,
+                        CLI_JSON_FPS);
     cli_json_set_string(b, "started", t->first);
     cli_json_set_string(b, "finished", t->last);
     json_builder_add_int_value(json_builder_set_member_name(b, "unreadable_lines"),

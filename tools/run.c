@@ -104,6 +104,8 @@ int cli_run_job(cli_job *job, const cli_run_opts *opts)
     if (opts->progress)
         fputs("\r\033[K", stderr);
     print_done(job);
+    if (job->ok && job->warning[0] && !opts->quiet)
+        fprintf(stderr, "cudafilters: %s: %s\n", job->in_path, job->warning);
     if (opts->progress && job->ok)
         fprintf(stderr,
                 "%s -> %s: %" PRId64 " frames in %.1f s (%s decode, filters on %s, %s%s%s)\n",
@@ -134,8 +136,9 @@ char *cli_job_json(const cli_job *j)
     cli_json_set_string(b, "error", j->ok ? NULL : j->err.msg);
     json_builder_add_int_value(json_builder_set_member_name(b, "frames_in"), j->frames_in);
     json_builder_add_int_value(json_builder_set_member_name(b, "frames_out"), j->frames_out);
-    cli_json_set_number(b, "seconds", j->seconds);
-    cli_json_set_number(b, "fps", j->seconds > 0 ? (double)j->frames_out / j->seconds : 0);
+    cli_json_set_number(b, "seconds", j->seconds, CLI_JSON_SECONDS);
+    cli_json_set_number(b, "fps", j->seconds > 0 ? (double)j->frames_out / j->seconds : 0,
+                        CLI_JSON_FPS);
     cli_json_set_string(b, "decoder", j->decoder[0] ? j->decoder : NULL);
     json_builder_add_boolean_value(json_builder_set_member_name(b, "hw_decode"), j->hw_decode);
     cli_json_set_string(b, "filters", j->opts->vf ? j->opts->vf : "");
@@ -155,6 +158,7 @@ char *cli_job_json(const cli_job *j)
     json_builder_add_int_value(json_builder_set_member_name(b, "damaged"), j->damaged);
     json_builder_add_int_value(json_builder_set_member_name(b, "timestamps_fixed"),
                                j->timestamps_fixed);
+    cli_json_set_string(b, "warning", j->ok && j->warning[0] ? j->warning : NULL);
     json_builder_end_object(b);
     return cli_json_finish(b);
 }

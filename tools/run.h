@@ -14,6 +14,7 @@ typedef struct cli_run_opts {
     bool progress;          /* a progress line on stderr (a TTY, not --quiet) */
     bool machine_progress;  /* "progress FRAMES TOTAL" lines on stdout, for batch */
     bool json;              /* the job's summary as one JSON line on stdout */
+    bool quiet;             /* --quiet: no warning on stderr (the summary keeps it) */
 } cli_run_opts;
 
 /* Runs the job on a worker thread while this thread shows progress and

@@ -12,6 +12,7 @@
 #include <libavutil/error.h>
 
 #include "avlog.h"
+#include "json_text.h"
 
 int cli_fail(cli_err *err, int code, const char *fmt, ...)
 {
@@ -48,24 +49,25 @@ void cli_json_set_string(JsonBuilder *b, const char *key, const char *value)
         json_builder_add_null_value(b);
 }
 
-void cli_json_set_number(JsonBuilder *b, const char *key, double value)
+void cli_json_set_number(JsonBuilder *b, const char *key, double value, int decimals)
 {
-    char buf[G_ASCII_DTOSTR_BUF_SIZE];
-    double v = g_ascii_strtod(g_ascii_formatd(buf, sizeof buf, "%.6g", value), NULL);
+    double v = value;
+    if (v > -1e15 && v < 1e15) {
+        char buf[64], fmt[8];
+        g_snprintf(fmt, sizeof fmt, "%%.%df", decimals < 0 ? 0 : decimals > 9 ? 9 : decimals);
+        v = g_ascii_strtod(g_ascii_formatd(buf, sizeof buf, fmt, value), NULL);
+    }
     json_builder_set_member_name(b, key);
     if (v > -1e15 && v < 1e15 && v == (double)(gint64)v)
         json_builder_add_int_value(b, (gint64)v);
     else
-        json_builder_add_double_value(b, v);
+        json_builder_add_double_value(b, v); /* NaN, infinities: null (json_text.h) */
 }
 
 char *cli_json_finish(JsonBuilder *b)
 {
     JsonNode *root = json_builder_get_root(b);
-    JsonGenerator *gen = json_generator_new();
-    json_generator_set_root(gen, root);
-    char *text = json_generator_to_data(gen, NULL);
-    g_object_unref(gen);
+    char *text = cli_json_text(root);
     json_node_unref(root);
     g_object_unref(b);
     return text;

@@ -27,13 +27,18 @@ int cli_fail_av(cli_err *err, int code, const char *what);
 int cli_fail_cf(cli_err *err, const char *what);
 
 /* --json, with json-glib: sets member `key` of the builder's current object
- * to a string (NULL: null), or to a number rounded to 6 significant digits
- * (written as an integer when it is one). json-glib writes numbers the same
- * in every locale. */
+ * to a string (NULL: null), or to a number rounded to `decimals` places
+ * after the point (0 to 9; written as an integer when it is one, null when
+ * it is not finite). Seconds and frames/s take 3 (CLI_JSON_SECONDS,
+ * CLI_JSON_FPS). */
 void cli_json_set_string(JsonBuilder *b, const char *key, const char *value);
-void cli_json_set_number(JsonBuilder *b, const char *key, double value);
+void cli_json_set_number(JsonBuilder *b, const char *key, double value, int decimals);
+#define CLI_JSON_SECONDS 3
+#define CLI_JSON_FPS 3
 
-/* The builder's document as one line of JSON (g_free it); unrefs the builder. */
+/* The builder's document as one line of JSON (g_free it; cli_json_text():
+ * the same in every locale, doubles in their shortest digits); unrefs the
+ * builder. */
 char *cli_json_finish(JsonBuilder *b);
 
 /* Monotonic time in seconds. */

@@ -413,8 +413,11 @@ int cli_vf_receive(cli_vf *vf, bool wait, AVFrame **out, cli_err *err)
     else if (ret == 0 && o->color_range == AVCOL_RANGE_JPEG)
         o->color_range = AVCOL_RANGE_MPEG;
     /* YUV made from RGB: tagged with the matrix it was made with, not RGB's
-     * identity "matrix" (which would make players decode it as GBR). */
-    if (ret == 0 && is_yuv(cli_vf_output(vf)) && o->colorspace == AVCOL_SPC_RGB)
+     * identity "matrix" (which would make players decode it as GBR), nor
+     * none (players take BT.709 for HD sizes then). */
+    if (ret == 0 && is_yuv(cli_vf_output(vf)) &&
+        (o->colorspace == AVCOL_SPC_RGB ||
+         (o->colorspace == AVCOL_SPC_UNSPECIFIED && !is_yuv(vf->in))))
         o->colorspace = matrix_tag(vf->matrix);
     av_frame_free(&in);
     if (ret < 0)
