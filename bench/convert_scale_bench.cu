@@ -19,7 +19,7 @@
 // (cf_convert_cuda_force_shape, cf_scale_cuda_force_narrow).
 //
 //   cf-convert-scale-bench [--reps N] [--only TEXT] [--generic] [--convert-shape COLUMNS ROWS]
-//                          [--narrow]   (TEXT: cases whose label has it)
+//                          [--narrow]   (TEXT: cases whose label has one of its '|'-separated parts)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -43,7 +43,22 @@ extern "C" {
 namespace {
 
 int g_reps = 30;
-const char *g_only = nullptr; // --only: run the cases whose label contains it
+const char *g_only = nullptr; // --only: run the cases whose label contains one of its '|'-separated parts
+
+bool skipped(const std::string &label)
+{
+    if (!g_only)
+        return false;
+    std::string only = g_only;
+    for (size_t a = 0, b; a <= only.size(); a = b + 1) {
+        b = only.find('|', a);
+        if (b == std::string::npos)
+            b = only.size();
+        if (b > a && label.find(only.substr(a, b - a)) != std::string::npos)
+            return false;
+    }
+    return true;
+}
 const size_t kWorkingSet = 512ull << 20;
 
 size_t frame_bytes(cf_format f, int w, int h)
@@ -194,7 +209,7 @@ void copy_cases(int w, int h)
 // from the filter).
 void filter_case(const std::string &label, const char *chain_text, cf_format in, int w, int h)
 {
-    if (g_only && label.find(g_only) == std::string::npos)
+    if (skipped(label))
         return;
     cf_chain *chain = cf_chain_parse(chain_text);
     if (!chain) {
@@ -228,7 +243,7 @@ void filter_case(const std::string &label, const char *chain_text, cf_format in,
 void two_pass_case(const std::string &label, const char *scale_text, const char *convert_text,
                    cf_format in, int w, int h)
 {
-    if (g_only && label.find(g_only) == std::string::npos)
+    if (skipped(label))
         return;
     cf_chain *sc = cf_chain_parse(scale_text), *cv = cf_chain_parse(convert_text);
     if (!sc || !cv) {
