@@ -260,7 +260,7 @@ template <int V, int CN>
 __device__ __forceinline__ void plane8(const cf_scale_fast_args &a, unsigned blk)
 {
     switch (V) {
-    case V_BOX2W: box2w<CN == 3 ? 1 : CN>(a, blk); break;
+    case V_BOX2W: box2w<CN == 3 ? 1 : CN>(a, blk); break; /* never 3 samples: variant_for */
     case V_BOX2: box8<CN, 2>(a, blk); break;
     case V_BOX: box8<CN, 0>(a, blk); break;
     case V_T1: taps8<CN, 1, false>(a, blk); break;
