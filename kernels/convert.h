@@ -461,12 +461,12 @@ cf_convert_plan cf_convert_filter_plan(const double *values, cf_format src, cf_f
  * dispatch pick. Thread-safe (an atomic); meant to be set between runs. */
 CF_API void cf_convert_cuda_force_generic(bool generic);
 /* Test hook, exported for tests and benchmarks: the fast kernels'
- * shape, `columns` a thread (4, or 8 as two groups of 4 a warp's width
- * apart) and, for 4:2:0 -> RGB with linear chroma, `rows` chroma rows (1
- * or 2) a thread, for every later GPU convert of the process that a fast
- * kernel takes; other values mean 4 columns, and 2 rows where the filter
- * does not allow them 1. columns 0: the dispatch's choice (the default,
- * 8 and 2). Thread-safe (an atomic); meant to be set between runs. */
+ * shape, `columns` (4 or 8) a thread and, for 4:2:0 -> RGB with linear
+ * chroma, `rows` chroma rows (1 or 2) a thread, for every later GPU
+ * convert of the process that a fast kernel takes; a shape the planes'
+ * alignment (or the filter) does not allow falls back to 4 columns (1
+ * row). columns 0: the dispatch's choice (the default). Thread-safe (an
+ * atomic); meant to be set between runs. */
 CF_API void cf_convert_cuda_force_shape(int columns, int rows);
 /* The kernel of the calling thread's last successful GPU convert launch:
  * the fast "yuv420_to_rgb_c<columns>r<rows>" or "rgb_to_yuv420_c<columns>",

@@ -1,7 +1,7 @@
 /* CUDA convert, the fast kernels' dispatch: 8-bit 4:2:0 (NV12, I420) to
  * and from 3- and 4-byte RGB go to convert_fast_rgb.cu and
- * convert_fast_yuv.cu, on planes aligned for their word accesses, in the
- * default shape (columns and rows a thread) unless a test forces one
+ * convert_fast_yuv.cu, in the widest shape (columns and rows a thread)
+ * the planes' alignment allows, unless a test forces a shape
  * (cf_convert_cuda_force_shape). */
 #include <cuda_runtime.h>
 
@@ -31,18 +31,19 @@ bool is_rgb34(const cf_convert_layout &l)
     return l.kind == CF_KIND_RGB && (l.bpp == 3 || l.bpp == 4);
 }
 
-/* The 4:2:0 planes' alignment for the word accesses: luma and NV12
- * chroma words of 4 bytes, I420 chroma half-words. (The RGB side needs 4
- * bytes; 4-byte pixels go 16 bytes at a time where those rows are on 16,
- * as cudaMallocPitch's are, a run-time test in the kernels: GStreamer's
- * RGBA rows of 1366 pixels are on 8.) */
-bool yuv_aligned(const cf_convert_layout &l, const cf_convert_planes &p)
+/* The 4:2:0 planes' alignment for `cols` columns a thread: luma words of
+ * `cols` bytes, NV12 chroma words of `cols` bytes, I420 chroma words of
+ * cols / 2. (The RGB side needs 4 bytes; 4-byte pixels go 16 bytes at a
+ * time where those rows are on 16, as cudaMallocPitch's are, a run-time
+ * test in the kernels: GStreamer's RGBA rows of 1366 pixels are on 8.) */
+bool yuv_aligned(const cf_convert_layout &l, const cf_convert_planes &p, int cols)
 {
-    if (!aligned(p.data[0], p.pitch[0], 4))
+    if (!aligned(p.data[0], p.pitch[0], (size_t)cols))
         return false;
     if (l.semi_planar)
-        return aligned(p.data[1], p.pitch[1], 4);
-    return aligned(p.data[1], p.pitch[1], 2) && aligned(p.data[2], p.pitch[2], 2);
+        return aligned(p.data[1], p.pitch[1], (size_t)cols);
+    return aligned(p.data[1], p.pitch[1], (size_t)cols / 2) &&
+           aligned(p.data[2], p.pitch[2], (size_t)cols / 2);
 }
 
 struct Shape {
@@ -51,8 +52,8 @@ struct Shape {
 };
 
 /* The shape for plan on these planes; cols 0 when no fast kernel takes
- * them. Default: 8 columns (two groups of 4) a thread, and for 4:2:0 ->
- * RGB with linear chroma 2 chroma rows a thread. */
+ * them. Default: 8 columns where the 4:2:0 planes are on 8 bytes, and for
+ * 4:2:0 -> RGB with linear chroma 2 chroma rows a thread. */
 Shape shape_of(const cf_convert_plan *plan, const cf_convert_planes *in,
                const cf_convert_planes *out)
 {
@@ -62,11 +63,11 @@ Shape shape_of(const cf_convert_plan *plan, const cf_convert_planes *in,
         return { 0, 0, NULL };
     const cf_convert_layout &yl = to_rgb ? plan->s : plan->d;
     const cf_convert_planes &yp = to_rgb ? *in : *out, &rp = to_rgb ? *out : *in;
-    if (!aligned(rp.data[0], rp.pitch[0], 4) || !yuv_aligned(yl, yp))
+    if (!aligned(rp.data[0], rp.pitch[0], 4) || !yuv_aligned(yl, yp, 4))
         return { 0, 0, NULL };
     int forced = g_force_shape.load(std::memory_order_relaxed);
     int cols = forced ? forced >> 8 : 8, rows = forced ? forced & 255 : 2;
-    if (cols != 8)
+    if (cols != 8 || !yuv_aligned(yl, yp, 8))
         cols = 4;
     if (!to_rgb || plan->filter == CF_CHROMA_NEAREST || rows != 2)
         rows = 1;

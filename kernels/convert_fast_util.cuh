@@ -8,30 +8,27 @@
 
 #include "convert.h"
 
-/* Threads of a block: one warp along a row (the kernels' interleaving
- * of column groups counts on blockDim.x being 32) x 4 rows. */
-constexpr int kCvFastBlockY = 4;
+/* Threads of a block: 32 column groups (one warp a row) x 4 rows. */
+constexpr int kCvFastBlockX = 32, kCvFastBlockY = 4;
 
-/* v clamped to 0..255. The kernels round a Qn value v half up as
- * cf_cv_fast_clamp((v + 2^(n - 1)) >> n), convert.h's cf_cv_round at 8
- * bits, with 2^(n - 1) folded into a constant term computed once; in 32
- * bits, as every fast-kernel intermediate fits (see convert_fast_rgb.cu). */
-__device__ __forceinline__ int cf_cv_fast_clamp(int v)
+/* round(v / 2^n), half up, clamped to 0..255 (convert.h's cf_cv_round
+ * at 8 bits, in 32 bits: every fast-kernel intermediate fits, see
+ * convert_fast_rgb.cu). */
+__device__ __forceinline__ int cf_cv_fast_round(int v, int n)
 {
-    return v < 0 ? 0 : v > 255 ? 255 : v;
+    int r = (v + (1 << (n - 1))) >> n;
+    return r < 0 ? 0 : r > 255 ? 255 : r;
 }
 
 /* 8-bit 4:2:0 -> 3- or 4-byte RGB of a w x h frame on stream s: a thread
- * takes `cols` columns (4, or 8 as two groups of 4 a warp's width apart)
- * of 2 x `rows` pixel rows (rows: 1 or 2 chroma rows; 2 only with linear
- * chroma). The planes' alignment is the caller's check (convert_fast.cu).
- * Returns CF_OK or the launch's error. */
+ * takes `cols` columns (4 or 8) of 2 x `rows` pixel rows (rows: 1 or 2
+ * chroma rows; 2 only with linear chroma). The planes' alignment is the
+ * caller's check (convert_fast.cu). Returns CF_OK or the launch's error. */
 cf_status cf_convert_fast_to_rgb(const cf_convert_plan &plan, const cf_convert_planes &in,
                                  const cf_convert_planes &out, int w, int h, int cols, int rows,
                                  cudaStream_t s);
-/* 3- or 4-byte RGB -> 8-bit 4:2:0, `cols` (4 or 8, as above) columns of
- * one chroma row (two pixel rows) a thread; otherwise as
- * cf_convert_fast_to_rgb. */
+/* 3- or 4-byte RGB -> 8-bit 4:2:0, `cols` (4 or 8) columns of one chroma
+ * row (two pixel rows) a thread; otherwise as cf_convert_fast_to_rgb. */
 cf_status cf_convert_fast_to_yuv(const cf_convert_plan &plan, const cf_convert_planes &in,
                                  const cf_convert_planes &out, int w, int h, int cols,
                                  cudaStream_t s);
