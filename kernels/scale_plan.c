@@ -159,9 +159,10 @@ static void axis_area(axis_build *a, int origin, int sw)
 #undef AREA_TAP
         int sum = 0, big = 0;
         for (int k = 0; k < a->cap; k++) {
-            if (k >= n)
+            if (k >= n) /* padding: the last tap again (already offset), weight 0 */
                 x[k] = x[n - 1], w[k] = 0;
-            x[k] += origin;
+            else
+                x[k] += origin;
             sum += w[k];
             big = w[k] > w[big] ? k : big;
         }

@@ -123,6 +123,28 @@ std::string expected_kernel(bool to_yuv, ForcedShape sh, const cf_frame &yuv, in
     return "yuv420_to_rgb_c" + std::to_string(cols) + "r" + std::to_string(rows);
 }
 
+// Every source index of the plan's tables inside its class's crop (the
+// kernels read each tap, weight 0 or not: an index past the crop reads
+// past the frame, as area's padding taps did with a crop offset).
+void expect_indices_inside(const cf_scale_plan &plan, cf_format fmt, int cx, int cy, int cw,
+                           int ch, const std::string &what)
+{
+    const cf_format_info *fi = cf_format_get_info(fmt);
+    for (int p = 0; p < plan.n_planes; p++) {
+        int c = plan.planes[p].klass, xs = fi->x_shift[p], ys = fi->y_shift[p];
+        for (int axis = 0; axis < 2; axis++) {
+            const cf_scale_axis &a = axis ? plan.y[c] : plan.x[c];
+            int s = axis ? ys : xs, o = axis ? cy : cx, n = axis ? ch : cw;
+            int lo = o >> s, hi = ((o + n + (1 << s) - 1) >> s) - 1;
+            const int32_t *idx = (const int32_t *)((const uint8_t *)plan.tables + a.index_offset);
+            for (int i = 0; i < a.n * a.taps; i++) {
+                ASSERT_GE(idx[i], lo) << what << " plane " << p << " axis " << axis;
+                ASSERT_LE(idx[i], hi) << what << " plane " << p << " axis " << axis;
+            }
+        }
+    }
+}
+
 } // namespace
 
 TEST(FastKernelsEmu, ConvertEveryFastPairRandomParameters)
@@ -226,6 +248,7 @@ TEST(FastKernelsEmu, ScaleEightBitFormatsEveryMethodSizesAndCrops)
                            std::to_string(cw) + "x" + std::to_string(ch);
         cf_scale_plan plan;
         ASSERT_EQ(cf_scale_make_plan(&plan, method, &src.f, &ref.f, cx, cy, cw, ch), CF_OK) << what;
+        expect_indices_inside(plan, fmt, cx, cy, cw, ch, what);
         ASSERT_EQ(cf_scale_cpu(&plan, &src.f, &ref.f), CF_OK);
         const uint8_t *t = (const uint8_t *)plan.tables;
         cf_scale_fast_args args[3];
