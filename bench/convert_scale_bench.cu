@@ -13,7 +13,13 @@
 // kernels). convertscale (the filter) is timed beside the scale and
 // convert filters run one after the other through an intermediate frame.
 //
-//   cf-convert-scale-bench [--reps N] [--only TEXT] [--generic]   (TEXT: cases whose label has it)
+// Each row also gives the time of a plain cudaMemcpyAsync of the case's
+// own bytes (half read, half written) and the case against that.
+// --convert-shape and --narrow force the fast kernels' shapes
+// (cf_convert_cuda_force_shape, cf_scale_cuda_force_narrow).
+//
+//   cf-convert-scale-bench [--reps N] [--only TEXT] [--generic] [--convert-shape COLUMNS ROWS]
+//                          [--narrow]   (TEXT: cases whose label has one of its '|'-separated parts)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -37,7 +43,22 @@ extern "C" {
 namespace {
 
 int g_reps = 30;
-const char *g_only = nullptr; // --only: run the cases whose label contains it
+const char *g_only = nullptr; // --only: run the cases whose label contains one of its '|'-separated parts
+
+bool skipped(const std::string &label)
+{
+    if (!g_only)
+        return false;
+    std::string only = g_only;
+    for (size_t a = 0, b; a <= only.size(); a = b + 1) {
+        b = only.find('|', a);
+        if (b == std::string::npos)
+            b = only.size();
+        if (b > a && label.find(only.substr(a, b - a)) != std::string::npos)
+            return false;
+    }
+    return true;
+}
 const size_t kWorkingSet = 512ull << 20;
 
 size_t frame_bytes(cf_format f, int w, int h)
@@ -108,13 +129,33 @@ double median_ms(const std::function<void(int)> &fn)
 }
 
 double g_copy_gbs = 0, g_copy2d_gbs = 0;
+uint8_t *g_copy_from = nullptr, *g_copy_to = nullptr; // kWorkingSet each, for same_bytes_copy_ms
+
+// cudaMemcpyAsync of bytes / 2 (so bytes read + written), the source and
+// destination rotating over kWorkingSet each: the copy rate at a case's
+// own size, where fixed launch costs weigh as they do for the case.
+double same_bytes_copy_ms(size_t bytes)
+{
+    if (!g_copy_from) {
+        CHECK(cudaMalloc(&g_copy_from, kWorkingSet));
+        CHECK(cudaMalloc(&g_copy_to, kWorkingSet));
+        CHECK(cudaMemset(g_copy_from, 0x5a, kWorkingSet));
+    }
+    size_t half = bytes / 2, stride = (half + 4095) / 4096 * 4096;
+    size_t n = std::max<size_t>(1, kWorkingSet / stride);
+    return median_ms([&](int i) {
+        size_t off = (size_t)(i % n) * stride;
+        CHECK(cudaMemcpyAsync(g_copy_to + off, g_copy_from + off, half, cudaMemcpyDeviceToDevice, 0));
+    });
+}
 
 void row(const std::string &label, double ms, size_t bytes, const char *kernel)
 {
     double gbs = bytes / (ms * 1e-3) / 1e9;
-    std::printf("| %s | %s | %.4f | %.0f | %.0f%% | %.0f%% |\n", label.c_str(), kernel, ms, gbs,
-                g_copy_gbs > 0 ? 100 * gbs / g_copy_gbs : 100.0,
-                g_copy2d_gbs > 0 ? 100 * gbs / g_copy2d_gbs : 100.0);
+    double same = same_bytes_copy_ms(bytes);
+    std::printf("| %s | %s | %.4f | %.0f | %.0f%% | %.4f | %.0f%% | %.0f%% |\n", label.c_str(),
+                kernel, ms, gbs, g_copy_gbs > 0 ? 100 * gbs / g_copy_gbs : 100.0, same,
+                100 * same / ms, g_copy2d_gbs > 0 ? 100 * gbs / g_copy2d_gbs : 100.0);
     std::fflush(stdout);
 }
 
@@ -155,9 +196,9 @@ void copy_cases(int w, int h)
         static const char *labels[] = { "device copy, 4K RGBA (cudaMemcpy2DAsync)",
                                         "device copy, 4K RGBA (cudaMemcpyAsync, pitched block)",
                                         "device copy, 4K RGBA (copy kernel, 16 B a thread)" };
-        std::printf("| %s | | %.4f | %.0f | | |\n", labels[k], ms, gbs);
+        std::printf("| %s | | %.4f | %.0f | | | | |\n", labels[k], ms, gbs);
     }
-    std::printf("| (copy rate used below: the best, %.0f GB/s; cudaMemcpy2DAsync %.0f GB/s) | | | | | |\n",
+    std::printf("| (copy rate used below: the best, %.0f GB/s; cudaMemcpy2DAsync %.0f GB/s) | | | | | | | |\n",
                 g_copy_gbs, g_copy2d_gbs);
     std::fflush(stdout);
     for (auto &s : src) cf_frame_free(&s);
@@ -168,7 +209,7 @@ void copy_cases(int w, int h)
 // from the filter).
 void filter_case(const std::string &label, const char *chain_text, cf_format in, int w, int h)
 {
-    if (g_only && label.find(g_only) == std::string::npos)
+    if (skipped(label))
         return;
     cf_chain *chain = cf_chain_parse(chain_text);
     if (!chain) {
@@ -202,7 +243,7 @@ void filter_case(const std::string &label, const char *chain_text, cf_format in,
 void two_pass_case(const std::string &label, const char *scale_text, const char *convert_text,
                    cf_format in, int w, int h)
 {
-    if (g_only && label.find(g_only) == std::string::npos)
+    if (skipped(label))
         return;
     cf_chain *sc = cf_chain_parse(scale_text), *cv = cf_chain_parse(convert_text);
     if (!sc || !cv) {
@@ -242,8 +283,14 @@ int main(int argc, char **argv)
         } else if (!std::strcmp(argv[i], "--generic")) {
             cf_convert_cuda_force_generic(true);
             cf_scale_cuda_force_generic(true);
+        } else if (!std::strcmp(argv[i], "--convert-shape") && i + 2 < argc) {
+            int cols = std::atoi(argv[++i]);
+            cf_convert_cuda_force_shape(cols, std::atoi(argv[++i]));
+        } else if (!std::strcmp(argv[i], "--narrow")) {
+            cf_scale_cuda_force_narrow(true);
         } else {
-            std::fprintf(stderr, "usage: cf-convert-scale-bench [--reps N] [--only TEXT] [--generic]\n");
+            std::fprintf(stderr, "usage: cf-convert-scale-bench [--reps N] [--only TEXT] [--generic] "
+                                 "[--convert-shape COLUMNS ROWS] [--narrow]\n");
             return 2;
         }
     }
@@ -252,8 +299,9 @@ int main(int argc, char **argv)
     CHECK(cudaGetDeviceProperties(&prop, 0));
     std::printf("%s, %d SMs; 4K = %dx%d; median of %d samples of 10 runs\n\n", prop.name,
                 prop.multiProcessorCount, w, h, g_reps);
-    std::printf("| case | kernel | ms | GB/s (read + write) | of copy rate | of cudaMemcpy2D rate |\n"
-                "|---|---|---|---|---|---|\n");
+    std::printf("| case | kernel | ms | GB/s (read + write) | of copy rate | same-bytes copy ms | "
+                "of same-bytes copy rate | of cudaMemcpy2D rate |\n"
+                "|---|---|---|---|---|---|---|---|\n");
     copy_cases(w, h);
     filter_case("convert NV12 -> RGBA (bt709, left, linear)", "convert=format=rgba:matrix=bt709",
                 CF_FORMAT_NV12, w, h);
@@ -279,6 +327,10 @@ int main(int argc, char **argv)
                 w, h);
     filter_case("scale GRAY8 4K -> 1080p bilinear", "scale=w=1920:h=1080:method=bilinear",
                 CF_FORMAT_GRAY8, w, h);
+    filter_case("scale GRAY8 4K -> 1080p area", "scale=w=1920:h=1080:method=area",
+                CF_FORMAT_GRAY8, w, h);
+    filter_case("scale RGBA 4K -> 2560x1440 bilinear (2:3, taps)",
+                "scale=w=2560:h=1440:method=bilinear", CF_FORMAT_RGBA, w, h);
     filter_case("scale RGBA 4K -> 1280x720 bilinear (1:3)", "scale=w=1280:h=720:method=bilinear",
                 CF_FORMAT_RGBA, w, h);
     filter_case("scale RGBA 4K -> 1080p bicubic", "scale=w=1920:h=1080:method=bicubic",

@@ -460,9 +460,18 @@ cf_convert_plan cf_convert_filter_plan(const double *values, cf_format src, cf_f
  * never the fast ones (convert_fast.cu); false (the default) lets the
  * dispatch pick. Thread-safe (an atomic); meant to be set between runs. */
 CF_API void cf_convert_cuda_force_generic(bool generic);
+/* Test hook, exported for tests and benchmarks: the fast kernels'
+ * shape, `columns` (4 or 8) a thread and, for 4:2:0 -> RGB with linear
+ * chroma, `rows` chroma rows (1 or 2) a thread, for every later GPU
+ * convert of the process that a fast kernel takes; a shape the planes'
+ * alignment (or the filter) does not allow falls back to 4 columns (1
+ * row). columns 0: the dispatch's choice (the default). Thread-safe (an
+ * atomic); meant to be set between runs. */
+CF_API void cf_convert_cuda_force_shape(int columns, int rows);
 /* The kernel of the calling thread's last successful GPU convert launch:
- * "yuv420_to_rgb", "rgb_to_yuv420" (fast), "yuv_blocks", "rgb4_blocks",
- * "pixels" (generic), or "" before any. Static storage. */
+ * the fast "yuv420_to_rgb_c<columns>r<rows>" or "rgb_to_yuv420_c<columns>",
+ * the generic "yuv_blocks", "rgb4_blocks", "pixels", or "" before any.
+ * Static storage. */
 CF_API const char *cf_convert_cuda_last_kernel(void);
 #ifdef __cplusplus
 }

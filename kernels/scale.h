@@ -184,9 +184,15 @@ cf_status cf_scale_filter_make_plan(const double *v, const cf_frame *src, const 
  * the fast ones (scale_fast.cu); false (the default) lets the dispatch
  * pick. Thread-safe (an atomic); meant to be set between runs. */
 CF_API void cf_scale_cuda_force_generic(bool generic);
-/* The kernel of the calling thread's last successful GPU scale: "taps8"
- * or "box8" when the fast kernels ran any of its planes (the last of
- * those), else "generic"; "" before any. Static storage. */
+/* Test hook, exported for tests and benchmarks: with `narrow` true the
+ * fast kernels compute 2 x 2 box means a pixel a thread ("box8") even
+ * where the word kernel ("box2w", scale_fast.cu) could take the plane;
+ * false (the default) lets the dispatch pick. Thread-safe (an atomic);
+ * meant to be set between runs. */
+CF_API void cf_scale_cuda_force_narrow(bool narrow);
+/* The kernel of the calling thread's last successful GPU scale: "taps8",
+ * "box8" or "box2w" when the fast kernels ran any of its planes (the last
+ * of those), else "generic"; "" before any. Static storage. */
 CF_API const char *cf_scale_cuda_last_kernel(void);
 #ifdef __cplusplus
 }

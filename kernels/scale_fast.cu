@@ -9,6 +9,8 @@
  * alignment the vector accesses need (rows and planes on 4 bytes). */
 #include <cuda_runtime.h>
 
+#include <atomic>
+
 #include "launch.cuh"
 #include "scale.h"
 #include "scale_fast.cuh"
@@ -16,6 +18,9 @@
 namespace {
 
 constexpr int kThreads = 128;
+
+/* cf_scale_cuda_force_narrow's switch. */
+std::atomic<bool> g_force_narrow{ false };
 
 template <int CN>
 __device__ __forceinline__ void load_px(const uint8_t *p, int v[CN])
@@ -62,7 +67,7 @@ struct Tile {
 
 __device__ __forceinline__ Tile tile_of(const cf_scale_fast_args &a, unsigned blk)
 {
-    unsigned bx = ((unsigned)a.dw + kThreads - 1) / kThreads;
+    unsigned bx = ((unsigned)a.row_threads + kThreads - 1) / kThreads;
     return { (int)((blk % bx) * kThreads + threadIdx.x), (int)(blk / bx), a.row_blocks };
 }
 
@@ -174,14 +179,88 @@ __device__ __forceinline__ void box8(const cf_scale_fast_args &a, unsigned blk)
     }
 }
 
+/* Output bytes of a thread of box2w, from 2 x 2 W source bytes. */
+constexpr int kBox2W = 8;
+
+/* Source row bytes s0 .. s0 + 2W - 1 at row, as words (16-byte loads;
+ * `full`: all of them inside the row, else bytes up to `end`). */
+__device__ __forceinline__ void load_box2w_row(const uint8_t *row, int s0, int end, bool full,
+                                               uint32_t w[kBox2W / 2])
+{
+    if (full) {
+        uint4 q = *reinterpret_cast<const uint4 *>(row + s0);
+        w[0] = q.x, w[1] = q.y, w[2] = q.z, w[3] = q.w;
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < kBox2W / 2; k++) {
+        w[k] = 0;
+#pragma unroll
+        for (int b = 0; b < 4; b++)
+            if (s0 + 4 * k + b < end)
+                w[k] |= (uint32_t)row[s0 + 4 * k + b] << (8 * b);
+    }
+}
+
+/* 2 x 2 box means, kBox2W output bytes a thread (a whole number of pixels
+ * of CN = 1, 2 or 4 samples): output byte b of the thread is sample c =
+ * b % CN of pixel p = b / CN, the mean of source bytes 2p CN + c and
+ * (2p + 1) CN + c of two rows, (sum + 2) >> 2 as cf_sc_box. Both output
+ * rows' loads are issued before any sum. The source (at the crop) is on
+ * 16 bytes, the destination on 8 (variant_of). */
+template <int CN>
+__device__ __forceinline__ void box2w(const cf_scale_fast_args &a, unsigned blk)
+{
+    Tile t = tile_of(a, blk);
+    int o0 = t.x * kBox2W, end = a.dw * CN; /* output bytes of the row */
+    if (o0 >= end)
+        return;
+    bool full = o0 + kBox2W <= end;
+    uint32_t w[2][2][kBox2W / 2];
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        int y = t.y0 + r * t.ystep;
+        if (y >= a.dh)
+            break;
+        const uint8_t *row = a.src + (size_t)y * 2 * a.src_pitch;
+        load_box2w_row(row, 2 * o0, 2 * end, full, w[r][0]);
+        load_box2w_row(row + a.src_pitch, 2 * o0, 2 * end, full, w[r][1]);
+    }
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        int y = t.y0 + r * t.ystep;
+        if (y >= a.dh)
+            break;
+        uint32_t out[kBox2W / 4] = {};
+#pragma unroll
+        for (int b = 0; b < kBox2W; b++) {
+            const int s0 = 2 * (b / CN) * CN + b % CN, s1 = s0 + CN;
+            unsigned sum = 0;
+#pragma unroll
+            for (int k = 0; k < 2; k++)
+                sum += (w[r][k][s0 / 4] >> (8 * (s0 % 4)) & 255) +
+                       (w[r][k][s1 / 4] >> (8 * (s1 % 4)) & 255);
+            out[b / 4] |= ((sum + 2) >> 2) << (8 * (b % 4));
+        }
+        uint8_t *q = a.dst + (size_t)y * a.dst_pitch + o0;
+        if (full) {
+            *reinterpret_cast<uint2 *>(q) = make_uint2(out[0], out[kBox2W / 4 - 1]);
+        } else {
+            for (int b = 0; o0 + b < end; b++)
+                q[b] = (uint8_t)(out[b / 4] >> (8 * (b % 4)));
+        }
+    }
+}
+
 /* The variants: how a plane is computed, the same for every plane of a
  * fused launch. */
-enum Variant { V_NONE = -1, V_BOX2, V_BOX, V_T1, V_T2CV, V_T2, V_T4, V_T8, V_T };
+enum Variant { V_NONE = -1, V_BOX2W, V_BOX2, V_BOX, V_T1, V_T2CV, V_T2, V_T4, V_T8, V_T };
 
 template <int V, int CN>
 __device__ __forceinline__ void plane8(const cf_scale_fast_args &a, unsigned blk)
 {
     switch (V) {
+    case V_BOX2W: box2w<CN == 3 ? 1 : CN>(a, blk); break; /* never 3 samples: variant_for */
     case V_BOX2: box8<CN, 2>(a, blk); break;
     case V_BOX: box8<CN, 0>(a, blk); break;
     case V_T1: taps8<CN, 1, false>(a, blk); break;
@@ -251,6 +330,7 @@ planes_kernel kernel_for(const int *cn, int n)
 planes_kernel pick(int v, const int *cn, int n)
 {
     switch (v) {
+    case V_BOX2W: return kernel_for<V_BOX2W>(cn, n);
     case V_BOX2: return kernel_for<V_BOX2>(cn, n);
     case V_BOX: return kernel_for<V_BOX>(cn, n);
     case V_T1: return kernel_for<V_T1>(cn, n);
@@ -262,8 +342,27 @@ planes_kernel pick(int v, const int *cn, int n)
     }
 }
 
-/* Launches planes [0, n) of f (first_block filled here) with kernel k. */
-cf_status launch(planes_kernel k, cf_scale_fast_frame f, int n, cudaStream_t s)
+/* Plane a's variant: variant_of, with 2 x 2 boxes in words where the
+ * samples and alignment allow and no test forces the narrow kernels. */
+int variant_for(const cf_scale_plan *plan, const cf_scale_fast_args &a)
+{
+    int v = variant_of(plan, a.plane);
+    int cn = plan->planes[a.plane].cn;
+    if (v == V_BOX2 && cn != 3 && ((uintptr_t)a.src | a.src_pitch) % 16 == 0 &&
+        ((uintptr_t)a.dst | a.dst_pitch) % 8 == 0 && !g_force_narrow.load(std::memory_order_relaxed))
+        return V_BOX2W;
+    return v;
+}
+
+const char *name_of(int v)
+{
+    return v == V_BOX2W ? "box2w" : v <= V_BOX ? "box8" : "taps8";
+}
+
+/* Launches planes [0, n) of f (variant v, samples per pixel cn[i];
+ * first_block, row_blocks and row_threads filled here) with kernel k. */
+cf_status launch(planes_kernel k, int v, const int *cn, cf_scale_fast_frame f, int n,
+                 cudaStream_t s)
 {
     unsigned blocks = 0;
     for (int i = 0; i < 3; i++) {
@@ -272,7 +371,8 @@ cf_status launch(planes_kernel k, cf_scale_fast_frame f, int n, cudaStream_t s)
             cf_scale_fast_args &a = f.plane[i];
             /* Two rows a thread: its column's taps, loaded once, serve both. */
             a.row_blocks = (a.dh + 1) / 2;
-            blocks += (unsigned)((a.dw + kThreads - 1) / kThreads) * (unsigned)a.row_blocks;
+            a.row_threads = v == V_BOX2W ? (a.dw * cn[i] + kBox2W - 1) / kBox2W : a.dw;
+            blocks += (unsigned)((a.row_threads + kThreads - 1) / kThreads) * (unsigned)a.row_blocks;
         }
     }
     f.first_block[3] = blocks;
@@ -289,26 +389,32 @@ bool cf_scale_fast_takes(const cf_scale_plan *plan, int p)
 cf_status cf_scale_fast_run(const cf_scale_plan *plan, const cf_scale_fast_args *a, int n,
                             cudaStream_t s, const char **name)
 {
-    int v = variant_of(plan, a[0].plane), cn[3] = { 0, 0, 0 };
+    int v = variant_for(plan, a[0]), cn[3] = { 0, 0, 0 };
     bool same = n <= 3;
     for (int i = 0; i < n && i < 3; i++) {
         cn[i] = plan->planes[a[i].plane].cn;
-        same = same && variant_of(plan, a[i].plane) == v;
+        same = same && variant_for(plan, a[i]) == v;
     }
     planes_kernel k = same ? pick(v, cn, n) : nullptr;
     if (k) {
         cf_scale_fast_frame f = {};
         for (int i = 0; i < n; i++)
             f.plane[i] = a[i];
-        *name = v <= V_BOX ? "box8" : "taps8";
-        return launch(k, f, n, s);
+        *name = name_of(v);
+        return launch(k, v, cn, f, n, s);
     }
     for (int i = 0; i < n; i++) { /* one launch a plane */
-        int vi = variant_of(plan, a[i].plane);
+        int vi = variant_for(plan, a[i]);
         cf_scale_fast_frame f = {};
         f.plane[0] = a[i];
-        CF_TRY(launch(pick(vi, &plan->planes[a[i].plane].cn, 1), f, 1, s));
-        *name = vi <= V_BOX ? "box8" : "taps8";
+        const int *ci = &plan->planes[a[i].plane].cn;
+        CF_TRY(launch(pick(vi, ci, 1), vi, ci, f, 1, s));
+        *name = name_of(vi);
     }
     return CF_OK;
+}
+
+extern "C" void cf_scale_cuda_force_narrow(bool narrow)
+{
+    g_force_narrow.store(narrow, std::memory_order_relaxed);
 }

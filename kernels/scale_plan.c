@@ -159,9 +159,10 @@ static void axis_area(axis_build *a, int origin, int sw)
 #undef AREA_TAP
         int sum = 0, big = 0;
         for (int k = 0; k < a->cap; k++) {
-            if (k >= n)
+            if (k >= n) /* padding: the last tap again (already offset), weight 0 */
                 x[k] = x[n - 1], w[k] = 0;
-            x[k] += origin;
+            else
+                x[k] += origin;
             sum += w[k];
             big = w[k] > w[big] ? k : big;
         }
@@ -210,6 +211,21 @@ void cf_scale_free_plan(cf_scale_plan *plan)
 static size_t align16(size_t v)
 {
     return (v + 15) & ~(size_t)15;
+}
+
+/* Whether axis a (compacted) is a 2-sample box from `origin`: output d
+ * takes samples origin + 2d and origin + 2d + 1 with weight 1/2 each, as
+ * bilinear's taps at exactly 2:1 are ((d + 0.5) * 2 - 0.5 = 2d + 0.5). */
+static bool two_box(const axis_build *a, int origin)
+{
+    if (a->taps != 2)
+        return false;
+    for (int d = 0; d < a->n; d++)
+        if (a->index[2 * d] != origin + 2 * d || a->index[2 * d + 1] != origin + 2 * d + 1 ||
+            a->weight[2 * d] != 1 << (CF_SCALE_BITS - 1) ||
+            a->weight[2 * d + 1] != 1 << (CF_SCALE_BITS - 1))
+            return false;
+    return true;
 }
 
 cf_status cf_scale_make_plan(cf_scale_plan *plan, int method, const cf_frame *src,
@@ -288,6 +304,15 @@ cf_status cf_scale_make_plan(cf_scale_plan *plan, int method, const cf_frame *sr
             compact(a);
             out->n = a->n;
             out->taps = a->taps;
+        }
+        /* Taps that are a 2 x 2 box on both axes (bilinear at exactly 2:1)
+         * give the box mean's integers: with weights 2^10, H = 2^10 (a + b),
+         * so OpenCV's vector form is ((2^6 (a + b) 2^10) >> 16) + ... + 2
+         * >> 2 = (a + b + c + d + 2) >> 2 and the general form (2^20 sum +
+         * 2^21) >> 22, the same; the box kernels read no tables. */
+        if (!plan->box[c] && two_box(&b[c][0], ox[c]) && two_box(&b[c][1], oy[c])) {
+            plan->box[c] = true;
+            plan->kx[c] = plan->ky[c] = 2;
         }
     }
     plan->table_bytes = bytes;

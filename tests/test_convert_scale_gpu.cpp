@@ -5,6 +5,8 @@
 // and on, and each test says which kernel ran.
 #include "convert_scale_utils.h"
 
+#include <cstring>
+
 extern "C" {
 #include "convert.h"
 #include "scale.h"
@@ -15,7 +17,9 @@ extern "C" {
 // every test here skips there before it would matter what these return.
 extern "C" {
 void cf_convert_cuda_force_generic(bool) {}
+void cf_convert_cuda_force_shape(int, int) {}
 void cf_scale_cuda_force_generic(bool) {}
+void cf_scale_cuda_force_narrow(bool) {}
 const char *cf_convert_cuda_last_kernel(void) { return ""; }
 const char *cf_scale_cuda_last_kernel(void) { return ""; }
 }
@@ -85,11 +89,19 @@ std::string random_convert_options(std::mt19937 &rng)
            ":alpha=" + std::to_string(rng() % 2 ? -1 : pick(rng, 0, 255));
 }
 
+bool starts_with(const char *s, const char *prefix)
+{
+    return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+}
+
 // The fast convert kernels (or, forced, the generic ones) on rows aligned
 // to 16 or 4 bytes: every 8-bit 4:2:0 <-> 3/4-byte RGB pair both ways, random
-// parameters, sizes from 1x1 to whole and partial groups of 4 columns.
+// parameters, sizes from 1x1 to whole and partial groups of 4 and 8
+// columns; the fast kernels' shapes (columns, rows a thread) forced at
+// random, each kernel named.
 void convert_fast_pairs(bool generic, int seed)
 {
+    static const int shapes[][2] = { { 0, 0 }, { 4, 1 }, { 4, 2 }, { 8, 1 }, { 8, 2 } };
     std::mt19937 rng(seed);
     std::vector<Size> s = sizes(rng, 4);
     s.push_back({ 4, 2 });
@@ -100,20 +112,30 @@ void convert_fast_pairs(bool generic, int seed)
             for (Size sz : s) {
                 if (sz.w * sz.h > 100000 && rng() % 4)
                     continue;
-                // Rows on 16 bytes (RGBA 16 bytes at a time) or on 4.
+                const int *shape = shapes[rng() % 5];
+                cf_convert_cuda_force_shape(shape[0], shape[1]);
+                // Rows on 16 bytes (RGBA 16 bytes at a time, 8 columns a
+                // thread) or on 4 (4 columns).
+                size_t align = rng() % 2 ? 16 : 4;
                 compare(std::string("convert=format=") + kRgb34Choice[r] + random_convert_options(rng),
-                        kYuv8[y], sz.w, sz.h, rng, rng() % 2 ? 16 : 4);
-                if (generic)
-                    EXPECT_STRNE(cf_convert_cuda_last_kernel(), "yuv420_to_rgb");
-                else
-                    EXPECT_STREQ(cf_convert_cuda_last_kernel(), "yuv420_to_rgb");
+                        kYuv8[y], sz.w, sz.h, rng, align);
+                const char *k = cf_convert_cuda_last_kernel();
+                // (rows on 4 bytes may be on 8 by chance: either width)
+                EXPECT_EQ(starts_with(k, "yuv420_to_rgb"), !generic) << k;
+                if (!generic && align == 16) {
+                    EXPECT_TRUE(starts_with(k, shape[0] == 4 ? "yuv420_to_rgb_c4"
+                                                             : "yuv420_to_rgb_c8")) << k;
+                }
+                align = rng() % 2 ? 16 : 4;
                 compare(std::string("convert=format=") + kYuv8Choice[y] + random_convert_options(rng),
-                        kRgb34[r], sz.w, sz.h, rng, rng() % 2 ? 16 : 4);
-                if (generic)
-                    EXPECT_STRNE(cf_convert_cuda_last_kernel(), "rgb_to_yuv420");
-                else
-                    EXPECT_STREQ(cf_convert_cuda_last_kernel(), "rgb_to_yuv420");
+                        kRgb34[r], sz.w, sz.h, rng, align);
+                k = cf_convert_cuda_last_kernel();
+                EXPECT_EQ(starts_with(k, "rgb_to_yuv420"), !generic) << k;
+                if (!generic && align == 16) {
+                    EXPECT_STREQ(k, shape[0] == 4 ? "rgb_to_yuv420_c4" : "rgb_to_yuv420_c8");
+                }
             }
+    cf_convert_cuda_force_shape(0, 0);
 }
 
 // The fast scale kernels (or, forced, the generic one) on 16-byte aligned
@@ -141,13 +163,17 @@ void scale_fast_shapes(bool generic, int seed)
                             ":crop-w=" + std::to_string(pick(rng, 1, s.w - cx)) +
                             ":crop-h=" + std::to_string(pick(rng, 1, s.h - cy));
                 }
+                bool narrow = rng() % 3 == 0;
+                cf_scale_cuda_force_narrow(narrow);
                 compare(text, fmt, s.w, s.h, rng, 16);
                 std::string last = cf_scale_cuda_last_kernel();
                 if (generic)
                     EXPECT_EQ(last, "generic") << text;
                 else
-                    EXPECT_TRUE(last == "taps8" || last == "box8") << text << ": " << last;
+                    EXPECT_TRUE(last == "taps8" || last == "box8" || (last == "box2w" && !narrow))
+                        << text << ": " << last;
             }
+    cf_scale_cuda_force_narrow(false);
 }
 
 } // namespace
@@ -190,6 +216,7 @@ TEST(GpuConvertScale, FourKHotShapesBothWays)
         compare("convert=format=nv12:matrix=bt709", CF_FORMAT_RGBA, 3840, 2160, rng, 16);
         compare("scale=w=1920:h=1080:method=bilinear", CF_FORMAT_RGBA, 3840, 2160, rng, 16);
         compare("scale=w=1920:h=1080:method=area", CF_FORMAT_NV12, 3840, 2160, rng, 16);
+        compare("scale=w=1920:h=1080:method=bilinear", CF_FORMAT_NV12, 3840, 2160, rng, 16);
     }
     cf_convert_cuda_force_generic(false);
     cf_scale_cuda_force_generic(false);

@@ -18,6 +18,8 @@
 
 // The kernels' sources, with their dispatch, in this translation unit.
 #include "../kernels/convert_fast.cu"
+#include "../kernels/convert_fast_rgb.cu"
+#include "../kernels/convert_fast_yuv.cu"
 #include "../kernels/scale_fast.cu"
 
 // What the reference's objects call outside the ones this test links
@@ -95,6 +97,54 @@ std::vector<Size> sizes(std::mt19937 &rng, int n)
     return s;
 }
 
+// The convert shapes forced in turn (columns, rows a thread; 0: the
+// dispatch's choice).
+struct ForcedShape {
+    int cols, rows;
+};
+const ForcedShape kShapes[] = { { 4, 1 }, { 4, 2 }, { 8, 1 }, { 8, 2 }, { 0, 0 } };
+
+// The kernel convert_fast.cu names for shape sh: 8 columns need the
+// 4:2:0 frame's luma and NV12 chroma planes on 8 bytes (pointer and
+// pitch), I420's chroma on 4; 2 rows need linear chroma into RGB.
+std::string expected_kernel(bool to_yuv, ForcedShape sh, const cf_frame &yuv, int filter)
+{
+    int cols = sh.cols ? sh.cols : 8, rows = sh.cols ? sh.rows : 2;
+    bool nv12 = yuv.format == CF_FORMAT_NV12;
+    for (int p = 0; p < (nv12 ? 2 : 3); p++) {
+        size_t need = p == 0 || nv12 ? 8 : 4;
+        if (((uintptr_t)yuv.data[p] | yuv.pitch[p]) % need)
+            cols = 4;
+    }
+    if (to_yuv)
+        return "rgb_to_yuv420_c" + std::to_string(cols);
+    if (filter != CF_CHROMA_LINEAR)
+        rows = 1;
+    return "yuv420_to_rgb_c" + std::to_string(cols) + "r" + std::to_string(rows);
+}
+
+// Every source index of the plan's tables inside its class's crop (the
+// kernels read each tap, weight 0 or not: an index past the crop reads
+// past the frame, as area's padding taps did with a crop offset).
+void expect_indices_inside(const cf_scale_plan &plan, cf_format fmt, int cx, int cy, int cw,
+                           int ch, const std::string &what)
+{
+    const cf_format_info *fi = cf_format_get_info(fmt);
+    for (int p = 0; p < plan.n_planes; p++) {
+        int c = plan.planes[p].klass, xs = fi->x_shift[p], ys = fi->y_shift[p];
+        for (int axis = 0; axis < 2; axis++) {
+            const cf_scale_axis &a = axis ? plan.y[c] : plan.x[c];
+            int s = axis ? ys : xs, o = axis ? cy : cx, n = axis ? ch : cw;
+            int lo = o >> s, hi = ((o + n + (1 << s) - 1) >> s) - 1;
+            const int32_t *idx = (const int32_t *)((const uint8_t *)plan.tables + a.index_offset);
+            for (int i = 0; i < a.n * a.taps; i++) {
+                ASSERT_GE(idx[i], lo) << what << " plane " << p << " axis " << axis;
+                ASSERT_LE(idx[i], hi) << what << " plane " << p << " axis " << axis;
+            }
+        }
+    }
+}
+
 } // namespace
 
 TEST(FastKernelsEmu, ConvertEveryFastPairRandomParameters)
@@ -125,15 +175,22 @@ TEST(FastKernelsEmu, ConvertEveryFastPairRandomParameters)
                         cf_convert_make_plan(sf, df, matrix, range, site, filter, alpha);
                     size_t align = rng() % 2 ? 16 : 4; // RGBA 16 bytes at a time or 4
                     Frame src(sf, s.w, s.h, rng, align), ref(df, s.w, s.h, rng, align);
-                    Frame fast = ref;
+                    Frame blank = ref;
                     ASSERT_EQ(cf_convert_cpu(&plan, &src.f, &ref.f), CF_OK);
-                    cf_convert_planes in = cf_convert_planes_of(&src.f);
-                    cf_convert_planes out = cf_convert_planes_of(&fast.f);
-                    const char *name = cf_convert_fast_takes(&plan, &in, &out);
-                    ASSERT_NE(name, nullptr) << what;
-                    EXPECT_STREQ(name, to_yuv ? "rgb_to_yuv420" : "yuv420_to_rgb");
-                    ASSERT_EQ(cf_convert_fast_run(&plan, &in, &out, s.w, s.h, nullptr), CF_OK);
-                    expect_same(ref, fast, what);
+                    // Every shape (columns, rows a thread), then the default.
+                    for (const ForcedShape &sh : kShapes) {
+                        cf_convert_cuda_force_shape(sh.cols, sh.rows);
+                        Frame fast = blank;
+                        cf_convert_planes in = cf_convert_planes_of(&src.f);
+                        cf_convert_planes out = cf_convert_planes_of(&fast.f);
+                        const char *name = cf_convert_fast_takes(&plan, &in, &out);
+                        ASSERT_NE(name, nullptr) << what;
+                        EXPECT_STREQ(name, expected_kernel(to_yuv, sh, to_yuv ? fast.f : src.f, filter).c_str())
+                            << what;
+                        ASSERT_EQ(cf_convert_fast_run(&plan, &in, &out, s.w, s.h, nullptr), CF_OK);
+                        expect_same(ref, fast, what + " " + name);
+                    }
+                    cf_convert_cuda_force_shape(0, 0);
                 }
 }
 
@@ -170,11 +227,15 @@ TEST(FastKernelsEmu, ScaleEightBitFormatsEveryMethodSizesAndCrops)
             dw = pick(rng, 1, 60), dh = pick(rng, 1, 30), sw = dw * kx, sh = dh * ky;
             method = CF_SCALE_AREA;
         }
+        if (it % 7 == 3) { // exactly 2:1, bilinear or area: 2 x 2 boxes (box2w, box8)
+            dw = pick(rng, 1, 150), dh = pick(rng, 1, 40), sw = 2 * dw, sh = 2 * dh;
+            method = rng() % 2 ? CF_SCALE_AREA : CF_SCALE_BILINEAR;
+        }
         if (it < 6) // the 4K <-> 1080p shapes of the benchmark
             sw = it < 4 ? 3840 : 1920, sh = it < 4 ? 2160 : 1080, dw = it < 4 ? 1920 : 3840,
             dh = it < 4 ? 1080 : 2160, method = it % 2 ? CF_SCALE_AREA : CF_SCALE_BILINEAR;
         Frame src(fmt, sw, sh, rng), ref(fmt, dw, dh, rng);
-        Frame fast = ref;
+        Frame blank = ref;
         int cx = 0, cy = 0, cw = sw, ch = sh;
         if (rng() % 3 == 0 && sw > 2 && sh > 2) {
             cx = pick(rng, 0, sw - 2), cy = pick(rng, 0, sh - 2);
@@ -187,6 +248,7 @@ TEST(FastKernelsEmu, ScaleEightBitFormatsEveryMethodSizesAndCrops)
                            std::to_string(cw) + "x" + std::to_string(ch);
         cf_scale_plan plan;
         ASSERT_EQ(cf_scale_make_plan(&plan, method, &src.f, &ref.f, cx, cy, cw, ch), CF_OK) << what;
+        expect_indices_inside(plan, fmt, cx, cy, cw, ch, what);
         ASSERT_EQ(cf_scale_cpu(&plan, &src.f, &ref.f), CF_OK);
         const uint8_t *t = (const uint8_t *)plan.tables;
         cf_scale_fast_args args[3];
@@ -205,23 +267,37 @@ TEST(FastKernelsEmu, ScaleEightBitFormatsEveryMethodSizesAndCrops)
             if (plan.box[k])
                 a.src += (size_t)plan.y0[k] * src.f.pitch[p] + (size_t)plan.x0[k] * pp.cn;
             a.src_pitch = src.f.pitch[p];
-            a.dst = fast.f.data[p], a.dst_pitch = fast.f.pitch[p];
+            a.dst = blank.f.data[p], a.dst_pitch = blank.f.pitch[p];
             a.dw = pp.dw, a.dh = pp.dh, a.plane = p;
         }
         // All planes together (fused where they share a variant), and for
-        // frames of several planes, also one plane at a time.
-        const char *name = "";
-        ASSERT_EQ(cf_scale_fast_run(&plan, args, plan.n_planes, nullptr, &name), CF_OK);
-        expect_same(ref, fast, what);
-        if (plan.n_planes > 1) {
-            Frame again = ref;
-            for (int p = 0; p < plan.n_planes; p++) {
-                cf_scale_fast_args one = args[p];
-                one.dst = again.f.data[p];
-                ASSERT_EQ(cf_scale_fast_run(&plan, &one, 1, nullptr, &name), CF_OK);
+        // frames of several planes, also one plane at a time; 2 x 2 boxes
+        // also with the word kernel forced off.
+        for (int narrow = 0; narrow < 2; narrow++) {
+            cf_scale_cuda_force_narrow(narrow == 1);
+            Frame once = blank;
+            for (int p = 0; p < plan.n_planes; p++)
+                args[p].dst = once.f.data[p];
+            const char *name = "";
+            ASSERT_EQ(cf_scale_fast_run(&plan, args, plan.n_planes, nullptr, &name), CF_OK);
+            std::string how = what + " " + name;
+            expect_same(ref, once, how);
+            if (narrow) {
+                EXPECT_STRNE(name, "box2w") << how;
+            } else if (it < 4 && fmt != CF_FORMAT_RGB && cw == sw && ch == sh) {
+                EXPECT_STREQ(name, "box2w") << how; // 4K -> 1080p, 16-byte rows
             }
-            expect_same(ref, again, what + " (plane by plane)");
+            if (plan.n_planes > 1) {
+                Frame again = blank;
+                for (int p = 0; p < plan.n_planes; p++) {
+                    cf_scale_fast_args one = args[p];
+                    one.dst = again.f.data[p];
+                    ASSERT_EQ(cf_scale_fast_run(&plan, &one, 1, nullptr, &name), CF_OK);
+                }
+                expect_same(ref, again, how + " (plane by plane)");
+            }
         }
+        cf_scale_cuda_force_narrow(false);
         cf_scale_free_plan(&plan);
     }
 }
