@@ -2,8 +2,8 @@
  * picks one per frame (its table), needs to know of each.
  *
  *   reg (blur_reg.cu): 8-bit planes, all of 1-2 channels or all of 4, one
- *     border for all, kernels of radius up to 24 either way, every
- *     horizontal tap below 65536. Both passes of a tile in shared memory,
+ *     border for all, kernels of radius up to 48 either way, every
+ *     horizontal tap below 65536, past radius 24 symmetric vertical taps. Both passes of a tile in shared memory,
  *     outputs from windows of registers, every plane in one launch; the
  *     fastest for small kernels (no intermediate plane in device memory).
  *   tile (blur_tile.cu): planes of 1 or 2 channels, 8- or 16-bit
@@ -35,7 +35,7 @@
 namespace cf_blur_cuda {
 
 /* The radius the register method runs a kernel of radius r on (the
- * smallest built one at least r), or 0 past 24. */
+ * smallest built one at least r), or 0 past 48. */
 int reg_radius(int r);
 
 /* Whether the register method takes these planes and kernels. Pure host

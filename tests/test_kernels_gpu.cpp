@@ -87,13 +87,13 @@ TEST(GpuExact, BlurAllFormatsRandomParameters)
 
 namespace {
 
-// Each register kernel (radii 1..12, 16, 20 and 24), every border, random sizes
-// (tiny, odd, wider than a tile or not), GRAY8, the Y plane of NV12, RGBA
-// and BGRx.
+// Each register kernel (radii 1..12, 16, 20, 24, 32, 40 and 48), every
+// border, random sizes (tiny, odd, wider than a tile or not), GRAY8, the Y
+// plane of NV12, RGBA and BGRx.
 void every_register_radius(std::mt19937 &rng)
 {
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
-    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 })
+    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24, 32, 40, 48 })
         for (int b = 0; b < 4; b++) {
             Size s = { std::uniform_int_distribution<int>(1, 300)(rng),
                        std::uniform_int_distribution<int>(1, 150)(rng) };
@@ -107,13 +107,13 @@ void every_register_radius(std::mt19937 &rng)
 
 // Frames of several tiles each way with 16-byte aligned rows, so most
 // staged chunks are whole 16-byte copies and those at the left and right
-// edges go byte by byte (tiles are up to 64 pixels wide and 112 rows
+// edges go byte by byte (tiles are up to 64 pixels wide and 128 rows
 // tall); NV12's UV plane is the 2-channel kernel. Odd sizes so the last
 // tiles are partial.
 void interior_tiles(std::mt19937 &rng)
 {
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
-    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 })
+    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24, 32, 40, 48 })
         for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA }) {
             Size s = { 2 * (4 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
                        2 * (3 * 128 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
@@ -275,15 +275,15 @@ TEST(GpuExact, BlurTwoPassMethodEveryFormatRandomRadii)
 TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
 {
     // The register method forced with unequal radii and radii between the
-    // built ones (run on the next built radius among zero taps).
+    // built ones (run on the next built radius among zero taps), up to 48.
     CF_REQUIRE_GPU();
     std::mt19937 rng(1718);
     const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_I420, CF_FORMAT_RGBA,
                                   CF_FORMAT_BGRX };
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < 60; i++) {
         const cf_format fmt = formats[i % 5];
-        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 24, 8, 0.3), fmt,
-                            random_size(rng, 24), rng, i % 3 == 0 ? 16 : 0);
+        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 48, 8, 0.3), fmt,
+                            random_size(rng, 48), rng, i % 3 == 0 ? 16 : 0);
     }
 }
 
@@ -326,7 +326,7 @@ TEST(GpuExact, BlurMethodsSmallFrames)
     std::mt19937 rng(1719);
     for (int i = 0; i < 6; i++) {
         const cf_format reg_formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA };
-        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 24, 8, 0.3), reg_formats[i % 3],
+        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 48, 8, 0.3), reg_formats[i % 3],
                             { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) }, rng);
         const cf_format fmt = kFormats[rng() % 12];
         compare_with_method(CF_BLUR_METHOD_SEP,
@@ -384,8 +384,11 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 8, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA, 49 taps
         { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // unequal radii: padded
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
-        { 16, 16, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 48
-        { 8, 16, 4, 1, 1, CF_BLUR_METHOD_SEP },
+        { 16, 16, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 48: a wide kernel
+        { 16, 16, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA, radius 48
+        { 8, 16, 4, 1, 1, CF_BLUR_METHOD_REG },
+        { 16.5, 16.5, 1, 1, 1, CF_BLUR_METHOD_SEP }, // radius 50
+        { 3, 1, 4, 1, 1, CF_BLUR_METHOD_REG },    // unequal radii, RGBA
         { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
         { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
         { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
@@ -395,7 +398,9 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_TILE }, // 16-bit, one tap of 65536
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
-        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_SEP },  // NV12, radius 36
+        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36: on 40
+        { 2, 16, 1, 1, 2, CF_BLUR_METHOD_REG },   // NV12, unequal, radius 48
+        { 32, 32, 1, 1, 2, CF_BLUR_METHOD_SEP },  // NV12, radius 96
         { 2, 2, 3, 1, 1, CF_BLUR_METHOD_SEP },    // RGB: 3 channels
         { 0.01, 0.01, 1, 1, 1, CF_BLUR_METHOD_SEP }, // one tap of 65536
     };
