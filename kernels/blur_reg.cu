@@ -1,7 +1,8 @@
 /* CUDA blur, register-window method (blur_cuda.cuh): 8-bit planes of 1, 2
  * or 4 channels, both passes of a tile in shared memory, for the radii it
- * is built for (1-12, 16, 20, 24, 32, 40, 48); kernels of other radii up
- * to 48, and unequal horizontal and
+ * is built for (1-12, 16, 20, 24, 32, 40, 48; and 56, 64, 72, 80, 88, 96
+ * for planes of 1-2 channels); kernels of other radii up to 96 (48 for 4
+ * channels), and unequal horizontal and
  * vertical radii, run on the next built radius with their taps centred
  * among zero weights (a zero tap adds 0: the same sums). Arithmetic of
  * blur.h. */
@@ -48,11 +49,18 @@ constexpr int kRegMinBlocks = 5;
  * shared memory, two blocks an SM, so that a tile is tall enough for its
  * 2R staged rows of halo to cost less than its own rows (the horizontal
  * pass runs over both), 4-channel tiles 16 pixels wide to fit; and
- * vertical sums with the symmetric taps paired (vertical_sums_paired). */
-constexpr int kRegNarrowMaxR = 24;
+ * vertical sums with the symmetric taps paired (vertical_sums_paired).
+ * The huge radii (above 48, planes of 1-2 channels only): the same with
+ * tiles of 1024 threads and up to 220 KiB, one block an SM, for the same
+ * ratio of halo to tile at twice the radius. */
+constexpr int kRegNarrowMaxR = 24, kRegWideMaxR = 48;
 __host__ __device__ constexpr bool reg_wide(int R)
 {
     return R > kRegNarrowMaxR;
+}
+__host__ __device__ constexpr bool reg_huge(int R)
+{
+    return R > kRegWideMaxR;
 }
 /* Tile width in pixels (16-byte multiples of samples). */
 __host__ __device__ constexpr int reg_tile_w(int C, int R)
@@ -62,7 +70,7 @@ __host__ __device__ constexpr int reg_tile_w(int C, int R)
 /* Threads of a block: W * H / (RowsV * VCols). */
 __host__ __device__ constexpr int reg_threads(int R)
 {
-    return reg_wide(R) ? 512 : 256;
+    return reg_huge(R) ? 1024 : reg_wide(R) ? 512 : 256;
 }
 
 /* Adjacent pixels per thread of the vertical pass: 4 for one channel up
@@ -100,12 +108,14 @@ constexpr int reg_rows_v(int C, int R)
 {
     const int W = reg_tile_w(C, R), vc = reg_vcols(C, R), threads = reg_threads(R);
     if (reg_wide(R)) {
-        // The tallest tile within 100 KiB and 16 accumulators (the paired
-        // sums hold three values an accumulator): two or more blocks an
-        // SM, so a partial last round costs little.
+        // The tallest tile within 100 KiB (220 KiB for the huge radii) and
+        // 16 accumulators (the paired sums hold three values an
+        // accumulator): a partial last round of the horizontal pass costs
+        // little beside the block's other rounds or other blocks.
+        const int max_shared = (reg_huge(R) ? 220 : 100) * 1024;
         int rv = 1;
         while ((rv + 1) * C <= 16 &&
-               reg_shared_bytes(C, R, W, (rv + 1) * threads / W) <= 100 * 1024)
+               reg_shared_bytes(C, R, W, (rv + 1) * threads / W) <= max_shared)
             rv++;
         return rv;
     }
@@ -131,12 +141,14 @@ template <int C, int R> struct RegShape {
     // Over 28 accumulators, 80 registers at 3 blocks; else kRegMinBlocks.
     // (The one-channel radius-24 kernel's 28 run faster at 5 blocks with
     // a few spilled registers than at 3 without: cf-bench, H200.) The
-    // wide radii: 64 registers at 2 blocks of 512 threads.
-    static constexpr int MinBlocks = reg_wide(R)                ? 2
+    // wide radii: 64 registers at 2 blocks of 512 threads; the huge ones
+    // at 1 of 1024.
+    static constexpr int MinBlocks = reg_huge(R)                ? 1
+                                     : reg_wide(R)              ? 2
                                      : RowsV * VCols * C > 28 ? 3
                                                               : kRegMinBlocks;
 };
-constexpr int kRegMaxR = 48; // widest radius built
+constexpr int kRegMaxR = 96; // widest radius built
 
 /* Horizontal taps in neighbouring pairs for DP2A: p[m] = w[2m] | w[2m+1]
  * << 16, the last tap alone (needs every tap below 65536). Vertical taps
@@ -680,8 +692,15 @@ bool launch_reg_radius(int R, const cf_blur_kernel &kx, const cf_blur_kernel &ky
         CF_REG_CASE(7) CF_REG_CASE(8) CF_REG_CASE(9) CF_REG_CASE(10) CF_REG_CASE(11)
         CF_REG_CASE(12) CF_REG_CASE(16) CF_REG_CASE(20) CF_REG_CASE(24) CF_REG_CASE(32)
         CF_REG_CASE(40) CF_REG_CASE(48)
-#undef CF_REG_CASE
     }
+    // The huge radii: planes of 1-2 channels only (reg_takes).
+    if constexpr (C0 != 4) {
+        switch (R) {
+            CF_REG_CASE(56) CF_REG_CASE(64) CF_REG_CASE(72) CF_REG_CASE(80) CF_REG_CASE(88)
+            CF_REG_CASE(96)
+        }
+    }
+#undef CF_REG_CASE
     return false;
 }
 
@@ -689,11 +708,15 @@ bool launch_reg_radius(int R, const cf_blur_kernel &kx, const cf_blur_kernel &ky
 
 namespace cf_blur_cuda {
 
-int reg_radius(int r)
+int reg_radius(int r, bool four_channels)
 {
     if (r <= 12)
         return r < 1 ? 1 : r;
-    return r <= 16 ? 16 : r <= 20 ? 20 : r <= 24 ? 24 : r <= 32 ? 32 : r <= 40 ? 40 : r <= 48 ? 48 : 0;
+    if (r <= 24)
+        return (r + 3) / 4 * 4; // 16, 20, 24
+    if (r <= kRegWideMaxR || (!four_channels && r <= kRegMaxR))
+        return (r + 7) / 8 * 8; // 32, 40, 48; 56, 64, ... 96
+    return 0;
 }
 
 bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
@@ -701,7 +724,7 @@ bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 {
     if (n_planes < 1 || n_planes > CF_MAX_PLANES)
         return false;
-    const int R = reg_radius(std::max(kx.size, ky.size) / 2);
+    const int R = reg_radius(std::max(kx.size, ky.size) / 2, planes[0].channels == 4);
     // The wide radii pair the vertical taps (vertical_sums_paired).
     if (R == 0 || (reg_wide(R) && !symmetric_taps(ky)))
         return false;
@@ -725,7 +748,7 @@ bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_p
 {
     if (!reg_takes(kx, ky, planes, n_planes))
         return false;
-    const int R = reg_radius(std::max(kx.size, ky.size) / 2);
+    const int R = reg_radius(std::max(kx.size, ky.size) / 2, planes[0].channels == 4);
     if (planes[0].channels == 4)
         return launch_reg_radius<4, 4>(R, kx, ky, planes, n_planes, split, stream, err);
     return launch_reg_radius<1, 2>(R, kx, ky, planes, n_planes, split, stream, err);
