@@ -112,17 +112,27 @@ def cupy_rows():
     ms, note = gpu_median(lambda i: kernel(rgba[i][..., 0], rgba[i][..., 1], rgba[i][..., 2], out), n)
     print(f"| CuPy ElementwiseKernel gray RGBA{note} | {ms:8.4f} |")
     # cf-bench's blur sweep (truncate=3: OpenCV's 6 sigma + 1 taps for
-    # 8-bit; 4 for the 16-bit luma, its 8 sigma + 1), mirror = reflect101.
+    # 8-bit; 4 for the 16-bit luma, its 8 sigma + 1), mirror = reflect101;
+    # NV12 as its two planes, the UV plane's channels apart (sigma 0), as
+    # cudablur blurs them. Every sigma of the sweep on every case.
     gray16 = [rng.integers(0, 1024, (H, W), dtype=cp.uint16) << 6 for _ in range(4)]
     gray8k = [rng.integers(0, 256, (2 * H, 2 * W), dtype=cp.uint8) for _ in range(4)]
+    nv12 = [(rng.integers(0, 256, (H, W), dtype=cp.uint8),
+             rng.integers(0, 256, (H // 2, W // 2, 2), dtype=cp.uint8)) for _ in range(8)]
+
+    def blur(x, s, truncate):
+        return ndi.gaussian_filter(x, s, mode="mirror", truncate=truncate)
+
     for sigma in SIGMAS:
-        cases = [("GRAY8", gray, sigma, 3.0), ("RGBA", rgba, (sigma, sigma, 0), 3.0)]
-        if sigma <= 8:
-            cases += [("P010 luma (uint16)", gray16, sigma, 4.0),
-                      ("GRAY8 7680x4320", gray8k, sigma, 3.0)]
-        for name, frames, s, truncate in cases:
-            ms, note = gpu_median(lambda i: ndi.gaussian_filter(frames[i], s, mode="mirror",
-                                                                truncate=truncate), len(frames))
+        cases = [("GRAY8", lambda i: blur(gray[i], sigma, 3.0), len(gray)),
+                 ("RGBA", lambda i: blur(rgba[i], (sigma, sigma, 0), 3.0), len(rgba)),
+                 ("NV12 (Y, then UV)", lambda i: (blur(nv12[i][0], sigma, 3.0),
+                                                  blur(nv12[i][1], (sigma, sigma, 0), 3.0)),
+                  len(nv12)),
+                 ("P010 luma (uint16)", lambda i: blur(gray16[i], sigma, 4.0), len(gray16)),
+                 ("GRAY8 7680x4320", lambda i: blur(gray8k[i], sigma, 3.0), len(gray8k))]
+        for name, fn, n_frames in cases:
+            ms, note = gpu_median(fn, n_frames)
             print(f"| cupyx gaussian_filter sigma {sigma} {name}{note} | {ms:8.4f} |", flush=True)
 
 

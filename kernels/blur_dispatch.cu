@@ -10,10 +10,11 @@
 namespace {
 
 /* The dispatch table, first row that takes the frame wins: the register
- * method for 8-bit frames whose larger radius is at most max_radius (up
- * to radius 24 it is 2.2x to 10x faster than the two-pass method: cf-bench
- * --methods, H200, bench/results/2026-12-01-h200-s15-17-*; radii 25-96,
- * its wide and huge kernels: bench/results/2026-12-01-h200-s17-17c-blur.md); the
+ * method for 8-bit frames whose larger radius is at most max_radius (and
+ * 48 for planes of 4 channels: reg_takes; up to radius 24 it is 2.2x to
+ * 10x faster than the two-pass method: cf-bench --methods, H200,
+ * bench/results/2026-12-01-h200-s15-17-*; radii 25-96, its wide and huge
+ * kernels: bench/results/2026-12-01-h200-s17-17c-blur.md); the
  * tile method for 16-bit frames of 1-2 channels a plane up to radius 20
  * (no intermediate plane in device memory: 4K P010 sigma 0.5 in 0.062 ms
  * against the two-pass method's 0.151; from radius 24, sigma 6, the

@@ -2,10 +2,9 @@
  * or 4 channels, both passes of a tile in shared memory, for the radii it
  * is built for (1-12, 16, 20, 24, 32, 40, 48; and 56, 64, 72, 80, 88, 96
  * for planes of 1-2 channels); kernels of other radii up to 96 (48 for 4
- * channels), and unequal horizontal and
- * vertical radii, run on the next built radius with their taps centred
- * among zero weights (a zero tap adds 0: the same sums). Arithmetic of
- * blur.h. */
+ * channels), and unequal horizontal and vertical radii, run on the next
+ * built radius with their taps centred among zero weights (a zero tap adds
+ * 0: the same sums). Arithmetic of blur.h. */
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -18,7 +17,7 @@ namespace {
 
 /* 8-bit planes of 1, 2 or 4 interleaved channels (GRAY8 and the Y of
  * NV12/I420; the UV of NV12; RGBA and kin), kernels centred in 2R + 1 taps
- * both ways for the radii R built here (1-12, 16, 20, 24): each thread
+ * both ways for the radii R built here (reg_radius): each thread
  * computes several outputs from a window of inputs held in registers, the
  * taps compile-time indices into the constant bank.
  * All planes of a frame go in one launch (blur8_reg), so one plane's last
@@ -31,7 +30,8 @@ namespace {
  * chunks at a frame's left and right edges go byte by byte through a table
  * of folded columns. The horizontal pass makes Opx pixels of a row per
  * item for all H + 2R staged rows, two taps per DP2A instruction; the
- * vertical pass RowsV rows of VCols adjacent pixels, one IMAD a tap. The tile
+ * vertical pass RowsV rows of VCols adjacent pixels, one IMAD a tap (one
+ * IMAD a pair of taps past radius 24, vertical_sums_paired). The tile
  * height is picked per radius and channel count (reg_rows_v) so the
  * horizontal pass's last round of threads is nearly full and wide kernels
  * redo few rows. Rounding constants start the sums, and results are
