@@ -2,14 +2,22 @@
 """Peers for bench/run-bench.sh on the GPU host: CuPy (the classic
 ElementwiseKernel gray, cupyx gaussian_filter) and OpenCV on the CPU, on the
 same 4K frames as cf-bench (random data, inputs rotated over more than the
-L2, warm-up, stream hold, medians)."""
+L2, warm-up, stream hold, medians).
+
+A cupyx case costs about 2.5 s on the H200 host, most of it NVRTC compiling
+the filter's kernels for each new size (the host keeps no kernel cache
+between calls): the whole sweep takes about 3 minutes. PEERS_SIGMAS (say
+"8,16,32,64") and PEERS_CASES (say "GRAY8,NV12", names as the rows print
+them, before any space) pick a part of it."""
 import os
 import time
 
 import numpy as np
 
 W, H, REPS = 3840, 2160, 50
-SIGMAS = (0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
+SIGMAS = tuple(float(x) for x in os.environ.get("PEERS_SIGMAS", "").split(",") if x) or (
+    0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
+CASES = [x for x in os.environ.get("PEERS_CASES", "").split(",") if x]
 
 
 _hold = None  # (kernel, address, flags) once made, or the exception that stopped it
@@ -132,6 +140,8 @@ def cupy_rows():
                  ("P010 luma (uint16)", lambda i: blur(gray16[i], sigma, 4.0), len(gray16)),
                  ("GRAY8 7680x4320", lambda i: blur(gray8k[i], sigma, 3.0), len(gray8k))]
         for name, fn, n_frames in cases:
+            if CASES and name.split(" ")[0] not in CASES:
+                continue
             ms, note = gpu_median(fn, n_frames)
             print(f"| cupyx gaussian_filter sigma {sigma} {name}{note} | {ms:8.4f} |", flush=True)
 
