@@ -401,6 +401,10 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 16.5, 16.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // radius 50: on 56, huge
         { 16.5, 16.5, 4, 1, 1, CF_BLUR_METHOD_SEP }, // RGBA: reg up to 48
         { 32, 32, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 96
+        { 32, 22, 1, 1, 1, CF_BLUR_METHOD_REG },  // 96 and 66: at least 2/3
+        { 32, 21, 1, 1, 1, CF_BLUR_METHOD_SEP },  // 96 and 63: under 2/3
+        { 8, 32, 1, 1, 2, CF_BLUR_METHOD_SEP },   // 24 and 96
+        { 16, 1, 1, 1, 1, CF_BLUR_METHOD_REG },   // 48 and 3: wide kernels, any
         { 32.5, 32.5, 1, 1, 1, CF_BLUR_METHOD_SEP }, // radius 98
         { 3, 1, 4, 1, 1, CF_BLUR_METHOD_REG },    // unequal radii, RGBA
         { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
@@ -415,7 +419,7 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36: on 40
         { 2, 16, 1, 1, 2, CF_BLUR_METHOD_REG },   // NV12, unequal, radius 48
         { 32, 32, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 96
-        { 32, 2, 1, 1, 2, CF_BLUR_METHOD_REG },   // unequal: the larger radius decides
+        { 32, 2, 1, 1, 2, CF_BLUR_METHOD_SEP },   // unequal past 48: sep
         { 2, 2, 3, 1, 1, CF_BLUR_METHOD_SEP },    // RGB: 3 channels
         { 0.01, 0.01, 1, 1, 1, CF_BLUR_METHOD_SEP }, // one tap of 65536
     };
