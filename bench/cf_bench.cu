@@ -302,7 +302,9 @@ const char *method_name(int m)
 // per output sample for the frame's own kernels (kx, ky taps): reg, the
 // horizontal taps in pairs through DP2A (one instruction a pair, the last
 // tap alone) and the vertical ones one IMAD each, the two interleaved on
-// one pipe (the "IMAD and DP2A interleaved" ceiling); sep, the symmetric
+// one pipe (the "IMAD and DP2A interleaved" ceiling), past radius 24 (its
+// wide and huge kernels, blur_reg.cu) the vertical taps paired as sep's;
+// sep, the symmetric
 // taps paired, one IMAD a pair plus the centre each way (their adds run
 // on the integer pipe beside it, not counted), at the IMAD ceiling; tile
 // (16-bit, one pass) counted as sep (its vertical IMADs are 64-bit wide,
@@ -313,7 +315,8 @@ double blur_op_floor(int method, int kx, int ky, double samples, const Ceilings 
 {
     if (method == 2 || method == 3)
         return (kx / 2 + 1 + ky / 2 + 1) * samples / (c.imad_gops * 1e6);
-    return ((kx + 1) / 2 + ky) * samples / (c.mixed_gops * 1e6);
+    const int vertical = std::max(kx, ky) / 2 > 24 ? ky / 2 + 1 : ky;
+    return ((kx + 1) / 2 + vertical) * samples / (c.mixed_gops * 1e6);
 }
 
 // time_filter, but a run that fails (a forced method that does not take

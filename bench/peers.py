@@ -2,14 +2,22 @@
 """Peers for bench/run-bench.sh on the GPU host: CuPy (the classic
 ElementwiseKernel gray, cupyx gaussian_filter) and OpenCV on the CPU, on the
 same 4K frames as cf-bench (random data, inputs rotated over more than the
-L2, warm-up, stream hold, medians)."""
+L2, warm-up, stream hold, medians).
+
+A cupyx case costs about 2.5 s on the H200 host, most of it NVRTC compiling
+the filter's kernels for each new size (the host keeps no kernel cache
+between calls): the whole sweep takes about 3 minutes. PEERS_SIGMAS (say
+"8,16,32,64") and PEERS_CASES (say "GRAY8,NV12", names as the rows print
+them, before any space) pick a part of it."""
 import os
 import time
 
 import numpy as np
 
 W, H, REPS = 3840, 2160, 50
-SIGMAS = (0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
+SIGMAS = tuple(float(x) for x in os.environ.get("PEERS_SIGMAS", "").split(",") if x) or (
+    0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
+CASES = [x for x in os.environ.get("PEERS_CASES", "").split(",") if x]
 
 
 _hold = None  # (kernel, address, flags) once made, or the exception that stopped it
@@ -112,17 +120,29 @@ def cupy_rows():
     ms, note = gpu_median(lambda i: kernel(rgba[i][..., 0], rgba[i][..., 1], rgba[i][..., 2], out), n)
     print(f"| CuPy ElementwiseKernel gray RGBA{note} | {ms:8.4f} |")
     # cf-bench's blur sweep (truncate=3: OpenCV's 6 sigma + 1 taps for
-    # 8-bit; 4 for the 16-bit luma, its 8 sigma + 1), mirror = reflect101.
+    # 8-bit; 4 for the 16-bit luma, its 8 sigma + 1), mirror = reflect101;
+    # NV12 as its two planes, the UV plane's channels apart (sigma 0), as
+    # cudablur blurs them. Every sigma of the sweep on every case.
     gray16 = [rng.integers(0, 1024, (H, W), dtype=cp.uint16) << 6 for _ in range(4)]
     gray8k = [rng.integers(0, 256, (2 * H, 2 * W), dtype=cp.uint8) for _ in range(4)]
+    nv12 = [(rng.integers(0, 256, (H, W), dtype=cp.uint8),
+             rng.integers(0, 256, (H // 2, W // 2, 2), dtype=cp.uint8)) for _ in range(8)]
+
+    def blur(x, s, truncate):
+        return ndi.gaussian_filter(x, s, mode="mirror", truncate=truncate)
+
     for sigma in SIGMAS:
-        cases = [("GRAY8", gray, sigma, 3.0), ("RGBA", rgba, (sigma, sigma, 0), 3.0)]
-        if sigma <= 8:
-            cases += [("P010 luma (uint16)", gray16, sigma, 4.0),
-                      ("GRAY8 7680x4320", gray8k, sigma, 3.0)]
-        for name, frames, s, truncate in cases:
-            ms, note = gpu_median(lambda i: ndi.gaussian_filter(frames[i], s, mode="mirror",
-                                                                truncate=truncate), len(frames))
+        cases = [("GRAY8", lambda i: blur(gray[i], sigma, 3.0), len(gray)),
+                 ("RGBA", lambda i: blur(rgba[i], (sigma, sigma, 0), 3.0), len(rgba)),
+                 ("NV12 (Y, then UV)", lambda i: (blur(nv12[i][0], sigma, 3.0),
+                                                  blur(nv12[i][1], (sigma, sigma, 0), 3.0)),
+                  len(nv12)),
+                 ("P010 luma (uint16)", lambda i: blur(gray16[i], sigma, 4.0), len(gray16)),
+                 ("GRAY8 7680x4320", lambda i: blur(gray8k[i], sigma, 3.0), len(gray8k))]
+        for name, fn, n_frames in cases:
+            if CASES and name.split(" ")[0] not in CASES:
+                continue
+            ms, note = gpu_median(fn, n_frames)
             print(f"| cupyx gaussian_filter sigma {sigma} {name}{note} | {ms:8.4f} |", flush=True)
 
 

@@ -2,8 +2,9 @@
  * picks one per frame (its table), needs to know of each.
  *
  *   reg (blur_reg.cu): 8-bit planes, all of 1-2 channels or all of 4, one
- *     border for all, kernels of radius up to 24 either way, every
- *     horizontal tap below 65536. Both passes of a tile in shared memory,
+ *     border for all, kernels of radius up to 96 either way (48 for 4
+ *     channels), every horizontal tap below 65536, past radius 24
+ *     symmetric vertical taps. Both passes of a tile in shared memory,
  *     outputs from windows of registers, every plane in one launch; the
  *     fastest for small kernels (no intermediate plane in device memory).
  *   tile (blur_tile.cu): planes of 1 or 2 channels, 8- or 16-bit
@@ -35,8 +36,9 @@
 namespace cf_blur_cuda {
 
 /* The radius the register method runs a kernel of radius r on (the
- * smallest built one at least r), or 0 past 24. */
-int reg_radius(int r);
+ * smallest built one at least r), or 0 past 96 (past 48 for planes of 4
+ * channels). */
+int reg_radius(int r, bool four_channels);
 
 /* Whether the register method takes these planes and kernels. Pure host
  * arithmetic. */

@@ -10,9 +10,17 @@
 namespace {
 
 /* The dispatch table, first row that takes the frame wins: the register
- * method for 8-bit frames whose larger radius is at most max_radius (where
- * both take a frame it is 2.2x to 10x faster than the two-pass method:
- * cf-bench --methods, H200, bench/results/2026-12-01-h200-s15-17-*); the
+ * method for 8-bit frames whose larger radius is at most 48 (up to radius
+ * 24 it is 2.2x to 10x faster than the two-pass method: cf-bench
+ * --methods, H200, bench/results/2026-12-01-h200-s15-17-*; radii 25-48,
+ * its wide kernels, 1.3-1.7x: bench/results/2026-12-01-h200-s17-17c-blur.md),
+ * and up to 96 (not for planes of 4 channels: reg_takes) where the
+ * smaller radius is at least two thirds of the larger: the huge kernels
+ * run both directions on the larger radius, the two-pass method each on
+ * its own, so it wins where they differ much (4K GRAY8 sigma 32: reg
+ * 0.219 ms against 0.252; sigma 32 sigma-y 8: 0.219 against 0.186, same
+ * file; by its costs, about 0.0011 ms a unit of the horizontal radius and
+ * 0.0009 of the vertical one, they meet near 0.63); the
  * tile method for 16-bit frames of 1-2 channels a plane up to radius 20
  * (no intermediate plane in device memory: 4K P010 sigma 0.5 in 0.062 ms
  * against the two-pass method's 0.151; from radius 24, sigma 6, the
@@ -24,16 +32,19 @@ struct Row {
     cf_blur_method method;
     int max_radius;
     int sample_bytes; // of every plane; 0: any
+    int min_thirds;   // the smaller radius at least min_thirds / 3 of the larger
 };
 constexpr Row kTable[] = {
-    { CF_BLUR_METHOD_REG, 24, 1 },
-    { CF_BLUR_METHOD_TILE, 20, 2 },
-    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0 },
+    { CF_BLUR_METHOD_REG, 48, 1, 0 },
+    { CF_BLUR_METHOD_REG, 96, 1, 2 },
+    { CF_BLUR_METHOD_TILE, 20, 2, 0 },
+    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0, 0 },
 };
 
-bool row_fits(const Row &row, int r, const cf_blur_plane *planes, int n_planes)
+bool row_fits(const Row &row, int rx, int ry, const cf_blur_plane *planes, int n_planes)
 {
-    if (r > row.max_radius)
+    const int r = std::max(rx, ry);
+    if (r > row.max_radius || 3 * std::min(rx, ry) < row.min_thirds * r)
         return false;
     for (int i = 0; row.sample_bytes != 0 && i < n_planes; i++)
         if (planes[i].sample_bytes != row.sample_bytes)
@@ -91,9 +102,9 @@ extern "C" cf_blur_method cf_blur_cuda_last_method(void)
 extern "C" cf_blur_method cf_blur_cuda_pick(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                                             const cf_blur_plane *planes, int n_planes)
 {
-    const int r = std::max(kx->size, ky->size) / 2;
     for (const Row &row : kTable)
-        if (row_fits(row, r, planes, n_planes) && takes(row.method, *kx, *ky, planes, n_planes))
+        if (row_fits(row, kx->size / 2, ky->size / 2, planes, n_planes) &&
+            takes(row.method, *kx, *ky, planes, n_planes))
             return row.method;
     return CF_BLUR_METHOD_AUTO;
 }

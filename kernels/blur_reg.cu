@@ -1,9 +1,10 @@
 /* CUDA blur, register-window method (blur_cuda.cuh): 8-bit planes of 1, 2
  * or 4 channels, both passes of a tile in shared memory, for the radii it
- * is built for (1-12, 16, 20, 24); kernels of other radii up to 24, and
- * unequal horizontal and vertical radii, run on the next built radius with
- * their taps centred among zero weights (a zero tap adds 0: the same sums).
- * Arithmetic of blur.h. */
+ * is built for (1-12, 16, 20, 24, 32, 40, 48; and 56, 64, 72, 80, 88, 96
+ * for planes of 1-2 channels); kernels of other radii up to 96 (48 for 4
+ * channels), and unequal horizontal and vertical radii, run on the next
+ * built radius with their taps centred among zero weights (a zero tap adds
+ * 0: the same sums). Arithmetic of blur.h. */
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -16,7 +17,7 @@ namespace {
 
 /* 8-bit planes of 1, 2 or 4 interleaved channels (GRAY8 and the Y of
  * NV12/I420; the UV of NV12; RGBA and kin), kernels centred in 2R + 1 taps
- * both ways for the radii R built here (1-12, 16, 20, 24): each thread
+ * both ways for the radii R built here (reg_radius): each thread
  * computes several outputs from a window of inputs held in registers, the
  * taps compile-time indices into the constant bank.
  * All planes of a frame go in one launch (blur8_reg), so one plane's last
@@ -29,7 +30,8 @@ namespace {
  * chunks at a frame's left and right edges go byte by byte through a table
  * of folded columns. The horizontal pass makes Opx pixels of a row per
  * item for all H + 2R staged rows, two taps per DP2A instruction; the
- * vertical pass RowsV rows of VCols adjacent pixels, one IMAD a tap. The tile
+ * vertical pass RowsV rows of VCols adjacent pixels, one IMAD a tap (one
+ * IMAD a pair of taps past radius 24, vertical_sums_paired). The tile
  * height is picked per radius and channel count (reg_rows_v) so the
  * horizontal pass's last round of threads is nearly full and wide kernels
  * redo few rows. Rounding constants start the sums, and results are
@@ -43,7 +45,33 @@ constexpr int kRegMinBlocks = 4;
 #else
 constexpr int kRegMinBlocks = 5;
 #endif
-constexpr int kRegThreads = 256; // W * H / (RowsV * VCols) threads
+/* The wide radii (above 24): tiles of 512 threads and up to 100 KiB of
+ * shared memory, two blocks an SM, so that a tile is tall enough for its
+ * 2R staged rows of halo to cost less than its own rows (the horizontal
+ * pass runs over both), 4-channel tiles 16 pixels wide to fit; and
+ * vertical sums with the symmetric taps paired (vertical_sums_paired).
+ * The huge radii (above 48, planes of 1-2 channels only): the same with
+ * tiles of 1024 threads and up to 220 KiB, one block an SM, for the same
+ * ratio of halo to tile at twice the radius. */
+constexpr int kRegNarrowMaxR = 24, kRegWideMaxR = 48;
+__host__ __device__ constexpr bool reg_wide(int R)
+{
+    return R > kRegNarrowMaxR;
+}
+__host__ __device__ constexpr bool reg_huge(int R)
+{
+    return R > kRegWideMaxR;
+}
+/* Tile width in pixels (16-byte multiples of samples). */
+__host__ __device__ constexpr int reg_tile_w(int C, int R)
+{
+    return C == 1 ? 64 : C == 4 && reg_wide(R) ? 16 : 32;
+}
+/* Threads of a block: W * H / (RowsV * VCols). */
+__host__ __device__ constexpr int reg_threads(int R)
+{
+    return reg_huge(R) ? 1024 : reg_wide(R) ? 512 : 256;
+}
 
 /* Adjacent pixels per thread of the vertical pass: 4 for one channel up
  * to radius 12 (the intermediates then 32-bit, 4 to a 16-byte load), else
@@ -71,22 +99,34 @@ constexpr int reg_opx(int C)
 }
 
 /* Output rows per thread of the vertical pass, which sets the tile height
- * H = RowsV * VCols * kRegThreads / W. The horizontal pass runs (H + 2R)
- * * W / Opx items on kRegThreads threads in whole rounds; the pick is the
+ * H = RowsV * VCols * reg_threads(R) / W. The horizontal pass runs (H + 2R)
+ * * W / Opx items on reg_threads(R) threads in whole rounds; the pick is the
  * height with the fewest rounds per output row (a partly idle last round
  * is paid in full), within 47 KiB of shared memory and a bound on
  * accumulators (RowsV * VCols * C registers). */
 constexpr int reg_rows_v(int C, int R)
 {
-    const int W = C == 1 ? 64 : 32, vc = reg_vcols(C, R);
+    const int W = reg_tile_w(C, R), vc = reg_vcols(C, R), threads = reg_threads(R);
+    if (reg_wide(R)) {
+        // The tallest tile within 100 KiB (220 KiB for the huge radii) and
+        // 16 accumulators (the paired sums hold three values an
+        // accumulator): a partial last round of the horizontal pass costs
+        // little beside the block's other rounds or other blocks.
+        const int max_shared = (reg_huge(R) ? 220 : 100) * 1024;
+        int rv = 1;
+        while ((rv + 1) * C <= 16 &&
+               reg_shared_bytes(C, R, W, (rv + 1) * threads / W) <= max_shared)
+            rv++;
+        return rv;
+    }
     const int max_acc = C == 1 ? (R > 12 ? 32 : 20) : 24;
     const int first = vc == 4 ? 1 : 4; // rows of 4 pixels from 1, of 1 pixel from 4
     int best_rv = first, best_rounds = 0, best_h = 0;
     for (int rv = first; rv * C * vc <= max_acc; rv++) {
-        const int h = rv * vc * kRegThreads / W;
+        const int h = rv * vc * threads / W;
         if (reg_shared_bytes(C, R, W, h) > 47 * 1024)
             break;
-        const int rounds = ((h + 2 * R) * (W / reg_opx(C)) + kRegThreads - 1) / kRegThreads;
+        const int rounds = ((h + 2 * R) * (W / reg_opx(C)) + threads - 1) / threads;
         if (best_h == 0 || rounds * best_h < best_rounds * h)
             best_rv = rv, best_rounds = rounds, best_h = h;
     }
@@ -95,14 +135,20 @@ constexpr int reg_rows_v(int C, int R)
 
 template <int C, int R> struct RegShape {
     static_assert(C == 1 || C == 2 || C == 4, "1, 2 or 4 channels");
-    static constexpr int W = C == 1 ? 64 : 32, Opx = reg_opx(C), VCols = reg_vcols(C, R);
-    static constexpr int RowsV = reg_rows_v(C, R), H = RowsV * VCols * kRegThreads / W;
+    static constexpr int W = reg_tile_w(C, R), Opx = reg_opx(C), VCols = reg_vcols(C, R);
+    static constexpr int Threads = reg_threads(R);
+    static constexpr int RowsV = reg_rows_v(C, R), H = RowsV * VCols * Threads / W;
     // Over 28 accumulators, 80 registers at 3 blocks; else kRegMinBlocks.
     // (The one-channel radius-24 kernel's 28 run faster at 5 blocks with
-    // a few spilled registers than at 3 without: cf-bench, H200.)
-    static constexpr int MinBlocks = RowsV * VCols * C > 28 ? 3 : kRegMinBlocks;
+    // a few spilled registers than at 3 without: cf-bench, H200.) The
+    // wide radii: 64 registers at 2 blocks of 512 threads; the huge ones
+    // at 1 of 1024.
+    static constexpr int MinBlocks = reg_huge(R)                ? 1
+                                     : reg_wide(R)              ? 2
+                                     : RowsV * VCols * C > 28 ? 3
+                                                              : kRegMinBlocks;
 };
-constexpr int kRegMaxR = 24;     // widest radius built
+constexpr int kRegMaxR = 96; // widest radius built
 
 /* Horizontal taps in neighbouring pairs for DP2A: p[m] = w[2m] | w[2m+1]
  * << 16, the last tap alone (needs every tap below 65536). Vertical taps
@@ -161,6 +207,53 @@ __device__ __forceinline__ void vertical_sums(uint32_t (&acc)[ROWS_V][N], const 
     }
 }
 
+/* vertical_sums for symmetric vertical taps (v[t] == v[K-1-t], K = 2R +
+ * 1): output o sums v[t] * (row o + t + row o + K - 1 - t) over the R
+ * pairs, plus v[R] * row o + R: one add and one IMAD a pair of taps. The
+ * rows come through two windows of ROWS_V rows held in registers, one
+ * sliding down from the top row, one up from the bottom (each step loads
+ * one row into each); the sums are the very integers of vertical_sums
+ * (the true sums are below 2^32, blur.h). */
+template <int ROWS_V, int N, int R, typename Load>
+__device__ __forceinline__ void vertical_sums_paired(uint32_t (&acc)[ROWS_V][N],
+                                                     const RegTaps &taps, Load load)
+{
+    constexpr int K = 2 * R + 1;
+    uint32_t top[ROWS_V][N], bot[ROWS_V][N]; // rows t + i, K - 1 - t + i
+#pragma unroll
+    for (int o = 0; o < ROWS_V; o++) {
+        load(o, top[o]);
+        load(K - 1 + o, bot[o]);
+#pragma unroll
+        for (int k = 0; k < N; k++) acc[o][k] = 1u << 23;
+    }
+#pragma unroll
+    for (int t = 0; t < R; t++) {
+        const uint32_t w = taps.v[t];
+#pragma unroll
+        for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+            for (int k = 0; k < N; k++) acc[o][k] += w * (top[o][k] + bot[o][k]);
+        // Slide: the top window one row down, the bottom one up.
+#pragma unroll
+        for (int o = 0; o + 1 < ROWS_V; o++)
+#pragma unroll
+            for (int k = 0; k < N; k++) top[o][k] = top[o + 1][k];
+        load(t + ROWS_V, top[ROWS_V - 1]);
+        if (t + 1 < R) {
+#pragma unroll
+            for (int o = ROWS_V - 1; o > 0; o--)
+#pragma unroll
+                for (int k = 0; k < N; k++) bot[o][k] = bot[o - 1][k];
+            load(K - 2 - t, bot[0]);
+        }
+    }
+#pragma unroll
+    for (int o = 0; o < ROWS_V; o++)
+#pragma unroll
+        for (int k = 0; k < N; k++) acc[o][k] += taps.v[R] * top[o][k];
+}
+
 /* The top bytes of N (2 or 4) vertical sums, little-endian: N 8-bit
  * results in one word. */
 template <int N>
@@ -183,8 +276,8 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
 {
     using Shape = RegShape<C, R>;
     constexpr int K = 2 * R + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
-    constexpr int VC = Shape::VCols;
-    static_assert(W * H / (ROWS_V * VC) == kRegThreads, "one vertical item per thread");
+    constexpr int VC = Shape::VCols, T = Shape::Threads;
+    static_assert(W * H / (ROWS_V * VC) == T, "one vertical item per thread");
     static_assert(H % (2 * ROWS_V) == 0, "a tile of H / 2 rows is whole threads' rows");
     static_assert(W * C % 16 == 0, "tiles start on 16-byte boundaries");
     constexpr int IN_H = H + 2 * R, IN_PX = W + 2 * R;
@@ -236,7 +329,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     if (edge) {
         // The byte offset in a source row of each staged pixel byte
         // (border folded; -1 for the constant).
-        for (int b = tid; b < IN_PX * C; b += kRegThreads) {
+        for (int b = tid; b < IN_PX * C; b += T) {
             const int sx = cf_border_index(x0 - R + b / C, width, border);
             col_src[b] = sx < 0 ? -1 : sx * C + b % C;
         }
@@ -246,7 +339,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
                                   border_value * 0x01010101u, border_value * 0x01010101u);
     // Whole chunks first, so that the edge chunks' loads overlap them.
     // Each thread keeps one chunk column and steps down the rows.
-    constexpr int ROWS_PER_PASS = kRegThreads / VECS;
+    constexpr int ROWS_PER_PASS = T / VECS;
     static_assert(ROWS_PER_PASS >= 1, "a staged row fits the block's threads");
     if (tid < ROWS_PER_PASS * VECS) {
         const int v = tid % VECS;
@@ -263,7 +356,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         }
     }
     __pipeline_commit();
-    for (int i = tid; edge && i < in_h * VECS; i += kRegThreads) {
+    for (int i = tid; edge && i < in_h * VECS; i += T) {
         const int r = i / VECS, v = i - r * VECS;
         if (v >= v_lo && v < v_hi)
             continue;
@@ -296,7 +389,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     // below 2^24, so it is the very integer the tap-by-tap loop gives.
     // Sums start at 2^7, the rounding of cf_blur_round_h, so the
     // intermediate is bytes 1-2 of the sum.
-    for (int i = tid; i < in_h * ITEMS; i += kRegThreads) {
+    for (int i = tid; i < in_h * ITEMS; i += T) {
         const int r = i / ITEMS, c = (i - r * ITEMS) * OPX; // first pixel
         const uint8_t *p = in + r * IN_STRIDE + OFF - SO + c * C;
         uint32_t words[WORDS];
@@ -389,7 +482,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     // half as many, in a tile of H / 2 rows).
     auto columns4 = [&](auto vn) {
         constexpr int VN = decltype(vn)::value;
-        static_assert((W / VN) * (H * VN / 4) / ROWS_V == kRegThreads,
+        static_assert((W / VN) * (H * VN / 4) / ROWS_V == T,
                       "one vertical item per thread");
         const int cg = tid % (W / VN), r0 = (tid / (W / VN)) * ROWS_V;
         uint32_t acc[ROWS_V][VN];
@@ -432,7 +525,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         // Threads past the tile's rows (a split tile) have none.
         if (r0 < tile_h) {
             uint32_t acc[ROWS_V][C];
-            vertical_sums<ROWS_V, C, K>(acc, taps, [&](int j, uint32_t *v) {
+            auto load = [&](int j, uint32_t *v) {
                 if constexpr (C == 1) {
                     v[0] = mid[(r0 + j) * W + c];
                 } else if constexpr (C == 2) {
@@ -443,7 +536,11 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
                     v[0] = q.x & 0xffffu, v[1 % C] = q.x >> 16, v[2 % C] = q.y & 0xffffu,
                     v[3 % C] = q.y >> 16;
                 }
-            });
+            };
+            if constexpr (reg_wide(R))
+                vertical_sums_paired<ROWS_V, C, R>(acc, taps, load);
+            else
+                vertical_sums<ROWS_V, C, K>(acc, taps, load);
             const int x = x0 + c, rows = min(height - y0, tile_h) - r0;
             uint8_t *d = dst + (size_t)(y0 + r0) * dst_pitch + (size_t)x * C;
             // Output o: the top bytes of its sums, one store per pixel
@@ -479,7 +576,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
 /* The register-window kernel over every tile of every plane of a launch:
  * planes of C0 channels (wide == 0) and of C1 channels (wide == 1). */
 template <int R, int C0, int C1>
-__global__ void __launch_bounds__(kRegThreads,
+__global__ void __launch_bounds__(reg_threads(R),
                                   std::min(RegShape<C0, R>::MinBlocks, RegShape<C1, R>::MinBlocks))
 blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps taps)
 {
@@ -554,11 +651,14 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     // The SM count and occupancy are asked once per device and kept
     // (launch.cuh), not queried every frame.
     int device = 0, sms = 0, major = 0, per_sm = 0;
-    *err = cudaGetDevice(&device);
+    *err = cf_blur_cuda::allow_shared<blur8_reg<R, C0, C1>>((size_t)shared);
+    if (*err == cudaSuccess)
+        *err = cudaGetDevice(&device);
     if (*err == cudaSuccess)
         *err = cf_device_facts(device, &sms, &major);
     if (*err == cudaSuccess)
-        *err = cf_occupancy<blur8_reg<R, C0, C1>>(device, kRegThreads, (size_t)shared, &per_sm);
+        *err = cf_occupancy<blur8_reg<R, C0, C1>>(device, reg_threads(R), (size_t)shared,
+                                                    &per_sm);
     if (*err != cudaSuccess)
         return true;
     const long long slots = split ? (long long)sms * per_sm : 0;
@@ -575,7 +675,8 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     if (l.rows == 0)
         return true;
     const dim3 grid((unsigned)strips, (unsigned)std::min(l.rows, 65535));
-    *err = cf_launch(blur8_reg<R, C0, C1>, grid, dim3(kRegThreads), (size_t)shared, stream, l, taps);
+    *err = cf_launch(blur8_reg<R, C0, C1>, grid, dim3(reg_threads(R)), (size_t)shared, stream, l,
+                     taps);
     return true;
 }
 
@@ -589,9 +690,17 @@ bool launch_reg_radius(int R, const cf_blur_kernel &kx, const cf_blur_kernel &ky
     case r: return launch_reg<r, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
         CF_REG_CASE(1) CF_REG_CASE(2) CF_REG_CASE(3) CF_REG_CASE(4) CF_REG_CASE(5) CF_REG_CASE(6)
         CF_REG_CASE(7) CF_REG_CASE(8) CF_REG_CASE(9) CF_REG_CASE(10) CF_REG_CASE(11)
-        CF_REG_CASE(12) CF_REG_CASE(16) CF_REG_CASE(20) CF_REG_CASE(24)
-#undef CF_REG_CASE
+        CF_REG_CASE(12) CF_REG_CASE(16) CF_REG_CASE(20) CF_REG_CASE(24) CF_REG_CASE(32)
+        CF_REG_CASE(40) CF_REG_CASE(48)
     }
+    // The huge radii: planes of 1-2 channels only (reg_takes).
+    if constexpr (C0 != 4) {
+        switch (R) {
+            CF_REG_CASE(56) CF_REG_CASE(64) CF_REG_CASE(72) CF_REG_CASE(80) CF_REG_CASE(88)
+            CF_REG_CASE(96)
+        }
+    }
+#undef CF_REG_CASE
     return false;
 }
 
@@ -599,18 +708,25 @@ bool launch_reg_radius(int R, const cf_blur_kernel &kx, const cf_blur_kernel &ky
 
 namespace cf_blur_cuda {
 
-int reg_radius(int r)
+int reg_radius(int r, bool four_channels)
 {
     if (r <= 12)
         return r < 1 ? 1 : r;
-    return r <= 16 ? 16 : r <= 20 ? 20 : r <= 24 ? 24 : 0;
+    if (r <= 24)
+        return (r + 3) / 4 * 4; // 16, 20, 24
+    if (r <= kRegWideMaxR || (!four_channels && r <= kRegMaxR))
+        return (r + 7) / 8 * 8; // 32, 40, 48; 56, 64, ... 96
+    return 0;
 }
 
 bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
                int n_planes)
 {
-    if (n_planes < 1 || n_planes > CF_MAX_PLANES ||
-        reg_radius(std::max(kx.size, ky.size) / 2) == 0)
+    if (n_planes < 1 || n_planes > CF_MAX_PLANES)
+        return false;
+    const int R = reg_radius(std::max(kx.size, ky.size) / 2, planes[0].channels == 4);
+    // The wide radii pair the vertical taps (vertical_sums_paired).
+    if (R == 0 || (reg_wide(R) && !symmetric_taps(ky)))
         return false;
     for (int t = 0; t < kx.size; t++)
         if (kx.w[t] > 0xffffu) // a one-tap kernel: no 16-bit weight pairs
@@ -632,7 +748,7 @@ bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_p
 {
     if (!reg_takes(kx, ky, planes, n_planes))
         return false;
-    const int R = reg_radius(std::max(kx.size, ky.size) / 2);
+    const int R = reg_radius(std::max(kx.size, ky.size) / 2, planes[0].channels == 4);
     if (planes[0].channels == 4)
         return launch_reg_radius<4, 4>(R, kx, ky, planes, n_planes, split, stream, err);
     return launch_reg_radius<1, 2>(R, kx, ky, planes, n_planes, split, stream, err);

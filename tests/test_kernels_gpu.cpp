@@ -87,13 +87,18 @@ TEST(GpuExact, BlurAllFormatsRandomParameters)
 
 namespace {
 
-// Each register kernel (radii 1..12, 16, 20 and 24), every border, random sizes
-// (tiny, odd, wider than a tile or not), GRAY8, the Y plane of NV12, RGBA
-// and BGRx.
+// Radii of every register kernel: 1..12, 16, 20, 24, the wide 32, 40, 48
+// and the huge 56 .. 96, which take planes of 1-2 channels only.
+const int kRegRadii[] = { 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
+                          16, 20, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96 };
+
+// Each register kernel, every border, random sizes (tiny, odd, wider than
+// a tile or not), GRAY8, the Y plane of NV12, RGBA and BGRx (past radius
+// 48: GRAY8, NV12, I420).
 void every_register_radius(std::mt19937 &rng)
 {
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
-    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 })
+    for (int r : kRegRadii)
         for (int b = 0; b < 4; b++) {
             Size s = { std::uniform_int_distribution<int>(1, 300)(rng),
                        std::uniform_int_distribution<int>(1, 150)(rng) };
@@ -101,20 +106,23 @@ void every_register_radius(std::mt19937 &rng)
                                ":kernel-size=" + std::to_string(2 * r + 1) + ":border=" + borders[b] +
                                ":border-value=" + std::to_string(rng() % 256);
             const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA, CF_FORMAT_BGRX };
-            compare_cpu_gpu(text, formats[(r + b) % 4], s, rng);
+            const cf_format huge[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_I420 };
+            compare_cpu_gpu(text, r > 48 ? huge[(r + b) % 3] : formats[(r + b) % 4], s, rng);
         }
 }
 
 // Frames of several tiles each way with 16-byte aligned rows, so most
 // staged chunks are whole 16-byte copies and those at the left and right
-// edges go byte by byte (tiles are up to 64 pixels wide and 112 rows
+// edges go byte by byte (tiles are up to 64 pixels wide and 256 rows
 // tall); NV12's UV plane is the 2-channel kernel. Odd sizes so the last
-// tiles are partial.
+// tiles are partial. (No RGBA past radius 48.)
 void interior_tiles(std::mt19937 &rng)
 {
     const char *borders[] = { "reflect101", "replicate", "reflect", "constant" };
-    for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 })
+    for (int r : kRegRadii)
         for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA }) {
+            if (r > 48 && fmt == CF_FORMAT_RGBA)
+                continue;
             Size s = { 2 * (4 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
                        2 * (3 * 128 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
             std::string text = "blur=sigma=" + std::to_string(0.4 + r / 3.0) +
@@ -275,15 +283,17 @@ TEST(GpuExact, BlurTwoPassMethodEveryFormatRandomRadii)
 TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
 {
     // The register method forced with unequal radii and radii between the
-    // built ones (run on the next built radius among zero taps).
+    // built ones (run on the next built radius among zero taps): up to 96
+    // for planes of 1-2 channels, 48 for 4.
     CF_REQUIRE_GPU();
     std::mt19937 rng(1718);
     const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_I420, CF_FORMAT_RGBA,
                                   CF_FORMAT_BGRX };
-    for (int i = 0; i < 40; i++) {
+    for (int i = 0; i < 60; i++) {
         const cf_format fmt = formats[i % 5];
-        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 24, 8, 0.3), fmt,
-                            random_size(rng, 24), rng, i % 3 == 0 ? 16 : 0);
+        const int max_r = i % 5 < 3 ? 96 : 48;
+        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, max_r, 8, 0.3), fmt,
+                            random_size(rng, max_r), rng, i % 3 == 0 ? 16 : 0);
     }
 }
 
@@ -326,8 +336,9 @@ TEST(GpuExact, BlurMethodsSmallFrames)
     std::mt19937 rng(1719);
     for (int i = 0; i < 6; i++) {
         const cf_format reg_formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA };
-        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, 24, 8, 0.3), reg_formats[i % 3],
-                            { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) }, rng);
+        compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, i % 3 < 2 ? 96 : 48, 8, 0.3),
+                            reg_formats[i % 3], { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) },
+                            rng);
         const cf_format fmt = kFormats[rng() % 12];
         compare_with_method(CF_BLUR_METHOD_SEP,
                             random_blur(rng, i < 3 ? 24 : 200, cf_format_get_info(fmt)->depth),
@@ -384,8 +395,18 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 8, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA, 49 taps
         { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // unequal radii: padded
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
-        { 16, 16, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 48
-        { 8, 16, 4, 1, 1, CF_BLUR_METHOD_SEP },
+        { 16, 16, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 48: a wide kernel
+        { 16, 16, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA, radius 48
+        { 8, 16, 4, 1, 1, CF_BLUR_METHOD_REG },
+        { 16.5, 16.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // radius 50: on 56, huge
+        { 16.5, 16.5, 4, 1, 1, CF_BLUR_METHOD_SEP }, // RGBA: reg up to 48
+        { 32, 32, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 96
+        { 32, 22, 1, 1, 1, CF_BLUR_METHOD_REG },  // 96 and 66: at least 2/3
+        { 32, 21, 1, 1, 1, CF_BLUR_METHOD_SEP },  // 96 and 63: under 2/3
+        { 8, 32, 1, 1, 2, CF_BLUR_METHOD_SEP },   // 24 and 96
+        { 16, 1, 1, 1, 1, CF_BLUR_METHOD_REG },   // 48 and 3: wide kernels, any
+        { 32.5, 32.5, 1, 1, 1, CF_BLUR_METHOD_SEP }, // radius 98
+        { 3, 1, 4, 1, 1, CF_BLUR_METHOD_REG },    // unequal radii, RGBA
         { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
         { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
         { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
@@ -395,7 +416,10 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_TILE }, // 16-bit, one tap of 65536
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
-        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_SEP },  // NV12, radius 36
+        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36: on 40
+        { 2, 16, 1, 1, 2, CF_BLUR_METHOD_REG },   // NV12, unequal, radius 48
+        { 32, 32, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 96
+        { 32, 2, 1, 1, 2, CF_BLUR_METHOD_SEP },   // unequal past 48: sep
         { 2, 2, 3, 1, 1, CF_BLUR_METHOD_SEP },    // RGB: 3 channels
         { 0.01, 0.01, 1, 1, 1, CF_BLUR_METHOD_SEP }, // one tap of 65536
     };
