@@ -538,6 +538,24 @@ class Transcode(CliCase):
         assert_short_numbers(self, out, ("seconds", "fps"))
         self.assertEqual(json.loads(out)["total"], 2)
 
+    def test_json_of_a_name_that_is_not_utf8(self):
+        # A Latin-1 file name: its bytes were written into the JSON as they
+        # are, which no JSON parser reads (UTF-8), and batch, which reads
+        # its children's summaries, reported the file done (exit status 0)
+        # as failed with an empty error. Now each invalid byte is U+FFFD.
+        name = os.fsencode(self.dir) + b"/caf\xe9.mp4"
+        shutil.copy(self.path("street.mp4"), name)
+        p = subprocess.run([TOOL.encode(), b"transcode", name, self.out("x.mkv").encode(),
+                            b"--json", b"--quiet"], capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["input"], self.dir + "/caf\ufffd.mp4")
+        p = subprocess.run([TOOL.encode(), b"batch", b"--out-dir", self.out("b").encode(),
+                            b"--json", b"--quiet", name], capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        summary = json.loads(p.stdout)
+        self.assertEqual((summary["failed"], summary["files"][0]["ok"]), (0, True))
+        self.assertEqual(os.listdir(self.out("b").encode()), [b"caf\xe9.mp4"])
+
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")
         out, _ = self.transcode("street.mp4", dst, "--json")
