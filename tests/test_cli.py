@@ -34,9 +34,10 @@ WORK = None      # temporary directory with the generated inputs
 SKIP_WHY = None  # set when the inputs cannot be made here
 
 
-def run(args, timeout=120, stdin=None):
+def run(args, timeout=120, stdin=None, cwd=None):
     """Runs a command; returns (exit status, stdout, stderr) as text."""
-    p = subprocess.run(args, capture_output=True, text=True, timeout=timeout, input=stdin)
+    p = subprocess.run(args, capture_output=True, text=True, timeout=timeout, input=stdin,
+                       cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -555,6 +556,27 @@ class Transcode(CliCase):
         summary = json.loads(p.stdout)
         self.assertEqual((summary["failed"], summary["files"][0]["ok"]), (0, True))
         self.assertEqual(os.listdir(self.out("b").encode()), [b"caf\xe9.mp4"])
+
+    def test_name_with_a_leading_dash(self):
+        # After "--", as a shell user gives it; batch runs each file with
+        # "--" before its names, which failed every such file with a usage
+        # error ("needs two arguments": GLib leaves the "--" in argv when an
+        # argument after it begins with '-').
+        name = os.path.join(self.dir, "-dash.mp4")
+        shutil.copy(self.path("street.mp4"), name)
+        rc, _, err = run([TOOL, "transcode", "--quiet", "--", "-dash.mp4", "-out.mkv"],
+                         cwd=self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("-out.mkv", os.listdir(self.dir))
+        rc, _, err = run([TOOL, "batch", "--quiet", "--out-dir", "b", "--", "-dash.mp4"],
+                         cwd=self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(os.listdir(self.out("b")), ["-dash.mp4"])
+        # A "--" among the names is no name.
+        rc, _, err = run([TOOL, "batch", "--quiet", "--out-dir", "c", self.path("vfr.mkv"),
+                          "--", "-dash.mp4"], cwd=self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(sorted(os.listdir(self.out("c"))), ["-dash.mp4", "vfr.mkv"])
 
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")
