@@ -103,6 +103,9 @@ def make_inputs(d):
     # The same AVI cut in the middle of its 41st frame's data (no index).
     with open(os.path.join(d, "cut.avi"), "wb") as f:
         f.write(avi[:offset + 8 + size // 2])
+    # And cut right before the 61st frame's chunk: no packet is cut short.
+    with open(os.path.join(d, "cut-between.avi"), "wb") as f:
+        f.write(avi[:avi_video_chunks(avi)[60][0]])
     # MPEG-4 AVI with one zeroed byte in its third frame: FFmpeg 5.1's decoder
     # aborted on it with exploding errors and frame threads.
     base.ffmpeg("-i", megamind, "-t", "1.5", "-c", "copy", os.path.join(d, "mpeg4.avi"))
@@ -217,6 +220,28 @@ class Completeness(Case):
         self.assertEqual(rc, 1, err)
         self.assertIn(why, err)
         self.assertEqual(os.listdir(out_dir), ["lost-frame.avi"])
+
+    def test_avi_cut_between_frames_is_truncated(self):
+        # Its index is gone and libavformat scales its duration down with
+        # the file's size (to about 6.5 s here): the header's 100 frames
+        # say 10 s. It passed as a complete 60-frame file.
+        why = ("cut-between.avi: truncated: the header says 10.00 s (100 video frames), "
+               "the data ends at 6.00 s")
+        summary, err = self.transcode("cut-between.avi", self.out("x.mkv"), expect=1)
+        self.assertIn(why, err)
+        self.assertFalse(summary["ok"])
+        self.assert_nothing_left()
+        # An AVI read without its index is still complete when its data
+        # reaches the header's end (the empty entries count in the times).
+        with open(self.path("sparse.avi"), "rb") as f:
+            sparse = f.read()
+        noidx = self.out("sparse-noidx.avi")
+        with open(noidx, "wb") as f:
+            f.write(sparse[:sparse.rfind(b"idx1")])
+        rc, out, err = base.run([base.TOOL, "transcode", "--quiet", "--json", noidx,
+                                 self.out("y.mkv")])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out)["frames_out"], base.frame_count(self.path("sparse.avi")))
 
     def test_repeated_frame_is_damage(self):
         summary, err = self.transcode("repeated-frame.avi", self.out("x.mkv"), expect=1)

@@ -299,13 +299,46 @@ static int check_frame_count(cli_input *in, cli_err *err)
     return note_damage_n(in, indexed - got, what, err);
 }
 
+/* Whether the data ends well before `dur` (microseconds) does. */
+static bool ends_early(const cli_input *in, int64_t dur)
+{
+    return dur > 0 && in->end_us + AV_TIME_BASE / 2 + dur / 50 < dur;
+}
+
+/* An AVI cut between two chunks: its index (idx1, at the end) is gone, and
+ * libavformat scales the duration it reports down with the file's size, so
+ * the check of that duration mostly passes (or names that estimate as the
+ * header's), and no packet is cut short. The
+ * header's frame count still says how long it was: each of its video
+ * chunks, empty ones ("repeat the previous frame") too, is one tick of the
+ * stream's time base, and a read without the index counts the empty ones
+ * in the timestamps. A file whose index was read ends where its index
+ * does, whatever its header says. */
+static int check_avi_cut(cli_input *in, cli_err *err)
+{
+    const AVStream *st = in->fmt->streams[in->video];
+    if (strcmp(in->fmt->iformat->name, "avi") != 0 || st->nb_frames <= 0 ||
+        in->indexed >= in->video_packets)
+        return 0;
+    int64_t dur = av_rescale_q(st->nb_frames, st->time_base, AV_TIME_BASE_Q);
+    if (!ends_early(in, dur))
+        return 0;
+    return cli_fail(err, AVERROR_INVALIDDATA,
+                    "truncated: the header says %.2f s (%" PRId64 " video frames), the data "
+                    "ends at %.2f s", (double)dur / AV_TIME_BASE, st->nb_frames,
+                    (double)in->end_us / AV_TIME_BASE);
+}
+
 int cli_input_check_complete(cli_input *in, cli_err *err)
 {
+    int ret = check_avi_cut(in, err); /* first: it says the header's own length */
+    if (ret < 0)
+        return ret;
     /* A duration the muxer wrote into the header (not one estimated from the
      * bitrate or from the data itself) says where the data should end. */
     int64_t dur = in->fmt->duration;
-    if (dur > 0 && in->fmt->duration_estimation_method == AVFMT_DURATION_FROM_STREAM &&
-        in->end_us + AV_TIME_BASE / 2 + dur / 50 < dur)
+    if (in->fmt->duration_estimation_method == AVFMT_DURATION_FROM_STREAM &&
+        ends_early(in, dur))
         return cli_fail(err, AVERROR_INVALIDDATA,
                         "truncated: the header says %.2f s, the data ends at %.2f s",
                         (double)dur / AV_TIME_BASE, (double)in->end_us / AV_TIME_BASE);
