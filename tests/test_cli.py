@@ -641,6 +641,15 @@ class Batch(CliCase):
                          stdin=self.path("vfr.mkv") + "\n")
         self.assertEqual((rc, sorted(os.listdir(sub))), (0, ["street.mp4", "vfr.mkv"]), err)
 
+    def test_a_folder_given_as_the_list_is_named(self):
+        # fopen() takes a folder; its read fails (EISDIR), which was an
+        # empty list: "no input files".
+        for args in (["--from", WORK], ["@" + WORK]):
+            rc, _, err = self.batch("--quiet", *args)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("cannot read the list %s: Is a directory" % WORK, err)
+        self.assertEqual(os.listdir(self.dir), [])
+
     def test_same_output_twice_fails_the_second(self):
         rc, _, err = self.batch("--quiet", self.path("street.mp4"), self.path("street.mp4"))
         self.assertEqual(rc, 1)
