@@ -578,6 +578,22 @@ class Transcode(CliCase):
         self.assertEqual(rc, 0, err)
         self.assertEqual(sorted(os.listdir(self.out("c"))), ["-dash.mp4", "vfr.mkv"])
 
+    def test_output_name_near_the_longest_a_file_can_have(self):
+        # 251 bytes + ".mkv": a valid name (ffmpeg writes it), but OUT.part-PID
+        # passed 255 bytes and the output "could not be created: File name too
+        # long". The temporary name keeps the start of the name instead.
+        name = "n" * 251 + ".mkv"
+        out, err = self.transcode("street.mp4", self.out(name), "--quiet")
+        self.assertEqual(os.listdir(self.dir), [name])
+        rc, _, err = run([TOOL, "batch", "--quiet", "--out-dir", self.out("b"), "--ext", "mkv",
+                          self.out(name)])
+        self.assertEqual((rc, os.listdir(self.out("b"))), (0, [name]), err)
+        # One too long in itself fails at once, named, and leaves nothing.
+        name = "n" * 256 + ".mkv"
+        _, err = self.transcode("street.mp4", self.out(name), "--quiet", expect=1)
+        self.assertIn("cannot create %s: File name too long" % self.out(name), err)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["b", "n" * 251 + ".mkv"])
+
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")
         out, _ = self.transcode("street.mp4", dst, "--json")
