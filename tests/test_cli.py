@@ -330,6 +330,18 @@ class Info(CliCase):
         self.assertIn("sigma=500 is out of range [0.01, 128]", err)
         self.assertEqual(os.listdir(self.dir), [])
 
+    def test_too_many_filters_is_a_usage_error(self):
+        # The chain parses, but the tool takes 32 filters: each file of a
+        # batch failed with it (exit status 1 for one), after opening it.
+        rc, _, err = run([TOOL, "transcode", self.path("street.mp4"), self.out("x.mp4"),
+                          "--vf", ",".join(["gray"] * 33)])
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--vf: 33 filters, more than 32", err)
+        self.assertEqual(os.listdir(self.dir), [])
+        rc, _, err = run([TOOL, "transcode", self.path("street.mp4"), self.out("x.mp4"),
+                          "--quiet", "--vf", ",".join(["gray"] * 32)])
+        self.assertEqual(rc, 0, err)
+
 
 class Transcode(CliCase):
     def test_h264_mp4_gray_blur(self):

@@ -23,6 +23,7 @@
 #include "report_merge.h"
 #include "run.h"
 #include "shard.h"
+#include "vfilter.h"
 
 /* Options of transcode and batch. */
 static struct {
@@ -158,7 +159,11 @@ static char *check_common(void)
         cf_chain *chain = cf_chain_parse(opt.vf);
         if (!chain)
             return g_strdup_printf("--vf: %s", cf_last_error());
+        int n = cf_chain_length(chain);
         cf_chain_free(&chain);
+        /* Refused here, not by each file as it starts. */
+        if (n > CLI_VF_MAX)
+            return g_strdup_printf("--vf: %d filters, more than %d", n, CLI_VF_MAX);
     }
     const AVCodec *cand[CLI_MAX_ENCODERS];
     if (cli_encoder_candidates(opt.codec, true, cand) == 0)
