@@ -606,6 +606,20 @@ class Transcode(CliCase):
         self.assertIn("cannot create %s: File name too long" % self.out(name), err)
         self.assertEqual(sorted(os.listdir(self.dir)), ["b", "n" * 251 + ".mkv"])
 
+    @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
+    def test_json_that_cannot_be_written_is_a_failure(self):
+        # stdout on a full disk: the summary was lost with exit status 0.
+        for args in (["transcode", "--quiet", "--json", self.path("street.mp4"),
+                      self.out("x.mkv")],
+                     ["batch", "--quiet", "--json", "--out-dir", self.out("b"),
+                      self.path("street.mp4")],
+                     ["filters"]):
+            with open("/dev/full", "w") as full:
+                p = subprocess.run([TOOL, *args], stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=120)
+            self.assertEqual(p.returncode, 1, args)
+            self.assertIn("cudafilters: cannot write to standard output", p.stderr)
+
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")
         out, _ = self.transcode("street.mp4", dst, "--json")
