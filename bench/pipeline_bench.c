@@ -738,6 +738,30 @@ asked (const BenchCase * c)
   return yes;
 }
 
+/* NULL when every tag of --only names a case of @cases, else the first
+ * that does not (g_free it): a typo (A1, a3, an empty --only) ran nothing
+ * and printed an empty table, with exit status 0. */
+static gchar *
+unknown_tag (const BenchCase * cases, gsize n_cases)
+{
+  gchar **tags = g_strsplit (opt_only, ",", -1), *bad = NULL;
+
+  if (!tags[0])
+    bad = g_strdup ("");
+  for (gchar ** t = tags; *t && !bad; t++) {
+    gboolean found = FALSE;
+    for (gsize i = 0; i < n_cases && !found; i++) {
+      const gchar *end = strchr (cases[i].label, ')');
+      gsize n = end ? (gsize) (end - cases[i].label - 1) : 0;
+      found = strlen (*t) == n && strncmp (cases[i].label + 1, *t, n) == 0;
+    }
+    if (!found)
+      bad = g_strdup (*t);
+  }
+  g_strfreev (tags);
+  return bad;
+}
+
 static gint
 cmp_double (gconstpointer a, gconstpointer b)
 {
@@ -836,6 +860,20 @@ main (int argc, char **argv)
   if (opt_repeat < 1 || opt_repeat > MAX_REPEAT) {
     g_printerr ("cf-pipeline-bench: --repeat must be 1 to %d\n", MAX_REPEAT);
     return 1;
+  }
+  if (opt_only) {
+    gchar *bad = unknown_tag (cases, G_N_ELEMENTS (cases));
+    if (bad) {
+      GString *all = g_string_new (NULL);
+      for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+        g_string_append_printf (all, "%s%.*s", i ? "," : "",
+            (int) (strchr (cases[i].label, ')') - cases[i].label - 1), cases[i].label + 1);
+      g_printerr ("cf-pipeline-bench: --only %s: no case '%s' (the tags: %s)\n", opt_only,
+          bad, all->str);
+      g_string_free (all, TRUE);
+      g_free (bad);
+      return 1;
+    }
   }
   if (!load_plugins ())
     return skipped_no_gpu ? 77 : 1;

@@ -34,9 +34,10 @@ WORK = None      # temporary directory with the generated inputs
 SKIP_WHY = None  # set when the inputs cannot be made here
 
 
-def run(args, timeout=120, stdin=None):
+def run(args, timeout=120, stdin=None, cwd=None):
     """Runs a command; returns (exit status, stdout, stderr) as text."""
-    p = subprocess.run(args, capture_output=True, text=True, timeout=timeout, input=stdin)
+    p = subprocess.run(args, capture_output=True, text=True, timeout=timeout, input=stdin,
+                       cwd=cwd)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -329,6 +330,18 @@ class Info(CliCase):
         self.assertIn("sigma=500 is out of range [0.01, 128]", err)
         self.assertEqual(os.listdir(self.dir), [])
 
+    def test_too_many_filters_is_a_usage_error(self):
+        # The chain parses, but the tool takes 32 filters: each file of a
+        # batch failed with it (exit status 1 for one), after opening it.
+        rc, _, err = run([TOOL, "transcode", self.path("street.mp4"), self.out("x.mp4"),
+                          "--vf", ",".join(["gray"] * 33)])
+        self.assertEqual(rc, 2, err)
+        self.assertIn("--vf: 33 filters, more than 32", err)
+        self.assertEqual(os.listdir(self.dir), [])
+        rc, _, err = run([TOOL, "transcode", self.path("street.mp4"), self.out("x.mp4"),
+                          "--quiet", "--vf", ",".join(["gray"] * 32)])
+        self.assertEqual(rc, 0, err)
+
 
 class Transcode(CliCase):
     def test_h264_mp4_gray_blur(self):
@@ -538,6 +551,75 @@ class Transcode(CliCase):
         assert_short_numbers(self, out, ("seconds", "fps"))
         self.assertEqual(json.loads(out)["total"], 2)
 
+    def test_json_of_a_name_that_is_not_utf8(self):
+        # A Latin-1 file name: its bytes were written into the JSON as they
+        # are, which no JSON parser reads (UTF-8), and batch, which reads
+        # its children's summaries, reported the file done (exit status 0)
+        # as failed with an empty error. Now each invalid byte is U+FFFD.
+        name = os.fsencode(self.dir) + b"/caf\xe9.mp4"
+        shutil.copy(self.path("street.mp4"), name)
+        p = subprocess.run([TOOL.encode(), b"transcode", name, self.out("x.mkv").encode(),
+                            b"--json", b"--quiet"], capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(json.loads(p.stdout)["input"], self.dir + "/caf\ufffd.mp4")
+        p = subprocess.run([TOOL.encode(), b"batch", b"--out-dir", self.out("b").encode(),
+                            b"--json", b"--quiet", name], capture_output=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        summary = json.loads(p.stdout)
+        self.assertEqual((summary["failed"], summary["files"][0]["ok"]), (0, True))
+        self.assertEqual(os.listdir(self.out("b").encode()), [b"caf\xe9.mp4"])
+
+    def test_name_with_a_leading_dash(self):
+        # After "--", as a shell user gives it; batch runs each file with
+        # "--" before its names, which failed every such file with a usage
+        # error ("needs two arguments": GLib leaves the "--" in argv when an
+        # argument after it begins with '-').
+        name = os.path.join(self.dir, "-dash.mp4")
+        shutil.copy(self.path("street.mp4"), name)
+        rc, _, err = run([TOOL, "transcode", "--quiet", "--", "-dash.mp4", "-out.mkv"],
+                         cwd=self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("-out.mkv", os.listdir(self.dir))
+        rc, _, err = run([TOOL, "batch", "--quiet", "--out-dir", "b", "--", "-dash.mp4"],
+                         cwd=self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(os.listdir(self.out("b")), ["-dash.mp4"])
+        # A "--" among the names is no name.
+        rc, _, err = run([TOOL, "batch", "--quiet", "--out-dir", "c", self.path("vfr.mkv"),
+                          "--", "-dash.mp4"], cwd=self.dir)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(sorted(os.listdir(self.out("c"))), ["-dash.mp4", "vfr.mkv"])
+
+    def test_output_name_near_the_longest_a_file_can_have(self):
+        # 251 bytes + ".mkv": a valid name (ffmpeg writes it), but OUT.part-PID
+        # passed 255 bytes and the output "could not be created: File name too
+        # long". The temporary name keeps the start of the name instead.
+        name = "n" * 251 + ".mkv"
+        out, err = self.transcode("street.mp4", self.out(name), "--quiet")
+        self.assertEqual(os.listdir(self.dir), [name])
+        rc, _, err = run([TOOL, "batch", "--quiet", "--out-dir", self.out("b"), "--ext", "mkv",
+                          self.out(name)])
+        self.assertEqual((rc, os.listdir(self.out("b"))), (0, [name]), err)
+        # One too long in itself fails at once, named, and leaves nothing.
+        name = "n" * 256 + ".mkv"
+        _, err = self.transcode("street.mp4", self.out(name), "--quiet", expect=1)
+        self.assertIn("cannot create %s: File name too long" % self.out(name), err)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["b", "n" * 251 + ".mkv"])
+
+    @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full")
+    def test_json_that_cannot_be_written_is_a_failure(self):
+        # stdout on a full disk: the summary was lost with exit status 0.
+        for args in (["transcode", "--quiet", "--json", self.path("street.mp4"),
+                      self.out("x.mkv")],
+                     ["batch", "--quiet", "--json", "--out-dir", self.out("b"),
+                      self.path("street.mp4")],
+                     ["filters"]):
+            with open("/dev/full", "w") as full:
+                p = subprocess.run([TOOL, *args], stdout=full, stderr=subprocess.PIPE,
+                                   text=True, timeout=120)
+            self.assertEqual(p.returncode, 1, args)
+            self.assertIn("cudafilters: cannot write to standard output", p.stderr)
+
     def test_no_filters_is_a_plain_transcode(self):
         dst = self.out("plain.mkv")
         out, _ = self.transcode("street.mp4", dst, "--json")
@@ -600,6 +682,15 @@ class Batch(CliCase):
         rc, _, err = run([TOOL, "batch", "--out-dir", sub, "--quiet", "--from", lst, "-"],
                          stdin=self.path("vfr.mkv") + "\n")
         self.assertEqual((rc, sorted(os.listdir(sub))), (0, ["street.mp4", "vfr.mkv"]), err)
+
+    def test_a_folder_given_as_the_list_is_named(self):
+        # fopen() takes a folder; its read fails (EISDIR), which was an
+        # empty list: "no input files".
+        for args in (["--from", WORK], ["@" + WORK]):
+            rc, _, err = self.batch("--quiet", *args)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("cannot read the list %s: Is a directory" % WORK, err)
+        self.assertEqual(os.listdir(self.dir), [])
 
     def test_same_output_twice_fails_the_second(self):
         rc, _, err = self.batch("--quiet", self.path("street.mp4"), self.path("street.mp4"))

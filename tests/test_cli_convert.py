@@ -38,6 +38,8 @@ def make_inputs(d):
     ffmpeg(*scale, "-pix_fmt", "yuv444p", "-c:v", "ffv1", os.path.join(d, "y444.mkv"))
     # An RGB24 PNG sequence (no colour tags at all).
     ffmpeg(*scale, "-pix_fmt", "rgb24", os.path.join(d, "png-%03d.png"))
+    # MJPEG decodes as full-range 4:2:0 (yuvj420p), as cameras write it.
+    ffmpeg(*scale, "-pix_fmt", "yuvj420p", "-c:v", "mjpeg", os.path.join(d, "mjpeg.avi"))
     # (libx264rgb's H.264 decodes as GBRP.)
     ffmpeg(*scale, "-pix_fmt", "rgb24", "-c:v", "libx264rgb", "-qp", "0", "-preset", "veryfast",
            os.path.join(d, "gbrp.mkv"))
@@ -170,6 +172,19 @@ class Planner(Case):
         # A codec whose 4:4:4 plays wherever the codec does: no warning.
         s = self.transcode("y444.mkv", self.out("444.mkv"), "--codec", "ffv1", "--device", "cpu")
         self.assertIsNone(s["warning"])
+
+    def test_full_range_4_2_0_for_h264_is_no_warning(self):
+        # yuvj420p (MJPEG's) is 4:2:0: libx264 takes it as it is and any
+        # player plays it; the warning said "got yuvj420p (4:2:0), which
+        # many players cannot play; --pix-fmt yuv420p makes 4:2:0".
+        dst = self.out("mjpeg.mp4")
+        s = self.transcode("mjpeg.avi", dst, "--device", "cpu")
+        self.assertIsNone(s["warning"])
+        self.assertEqual(stream_of(dst, "video")[0]["pix_fmt"], "yuvj420p")
+        # Its 4:2:2 sibling still warns.
+        dst = self.out("y422.mp4")
+        s = self.transcode("y422.mkv", dst, "--device", "cpu")
+        self.assertIn("got yuv422p (4:2:2)", s["warning"])
 
     def test_gray_output_for_a_4_2_0_only_encoder(self):
         # convert makes GRAY8; mpeg4 takes yuv420p only: the tail adds

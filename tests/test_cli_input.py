@@ -85,6 +85,14 @@ def make_inputs(d):
         head = f.read(500)
     with open(os.path.join(d, "cut-after-header.mp4"), "wb") as f:
         f.write(head)
+    # The same MP4 cut right before its last video frame's data.
+    rc, out, err = base.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                             "packet=pos", "-of", "csv=p=0", os.path.join(d, "faststart.mp4")])
+    last = max(int(p) for p in out.split())
+    with open(os.path.join(d, "faststart.mp4"), "rb") as f:
+        whole = f.read()
+    with open(os.path.join(d, "cut-before-last.mp4"), "wb") as f:
+        f.write(whole[:last])
     # MS-MPEG4 AVI (10 s of vtest as it is): one frame's chunk zeroed, one repeated.
     base.ffmpeg("-i", vtest, "-t", "10", "-c", "copy", os.path.join(d, "msmpeg4.avi"))
     with open(os.path.join(d, "msmpeg4.avi"), "rb") as f:
@@ -103,6 +111,12 @@ def make_inputs(d):
     # The same AVI cut in the middle of its 41st frame's data (no index).
     with open(os.path.join(d, "cut.avi"), "wb") as f:
         f.write(avi[:offset + 8 + size // 2])
+    # And cut right before the 61st or the last frame's chunk: no packet is
+    # cut short.
+    with open(os.path.join(d, "cut-between.avi"), "wb") as f:
+        f.write(avi[:avi_video_chunks(avi)[60][0]])
+    with open(os.path.join(d, "cut-before-last.avi"), "wb") as f:
+        f.write(avi[:avi_video_chunks(avi)[-1][0]])
     # MPEG-4 AVI with one zeroed byte in its third frame: FFmpeg 5.1's decoder
     # aborted on it with exploding errors and frame threads.
     base.ffmpeg("-i", megamind, "-t", "1.5", "-c", "copy", os.path.join(d, "mpeg4.avi"))
@@ -217,6 +231,43 @@ class Completeness(Case):
         self.assertEqual(rc, 1, err)
         self.assertIn(why, err)
         self.assertEqual(os.listdir(out_dir), ["lost-frame.avi"])
+
+    def test_avi_cut_between_frames_is_truncated(self):
+        # Its index is gone and libavformat scales its duration down with
+        # the file's size (to about 6.5 s here): the header's 100 frames
+        # say 10 s. It passed as a complete 60-frame file.
+        why = ("cut-between.avi: truncated: the header says 10.00 s (100 video frames), "
+               "the data ends at 6.00 s")
+        summary, err = self.transcode("cut-between.avi", self.out("x.mkv"), expect=1)
+        self.assertIn(why, err)
+        self.assertFalse(summary["ok"])
+        self.assert_nothing_left()
+        # An AVI read without its index is still complete when its data
+        # reaches the header's end (the empty entries count in the times).
+        with open(self.path("sparse.avi"), "rb") as f:
+            sparse = f.read()
+        noidx = self.out("sparse-noidx.avi")
+        with open(noidx, "wb") as f:
+            f.write(sparse[:sparse.rfind(b"idx1")])
+        rc, out, err = base.run([base.TOOL, "transcode", "--quiet", "--json", noidx,
+                                 self.out("y.mkv")])
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(json.loads(out)["frames_out"], base.frame_count(self.path("sparse.avi")))
+
+    def test_cut_before_the_last_frame_is_truncated(self):
+        # One frame short, within the duration check's tolerance: the AVI
+        # passed as complete, and the MP4 (its index lists the frame, past
+        # the end of the file) as corrupt, which --max-errors 1 let through.
+        cases = (("cut-before-last.avi", "truncated: the header says 10.00 s (100 video "
+                  "frames), the data ends at 9.90 s"),
+                 ("cut-before-last.mp4", "truncated: the file ends before video frame 20 of "
+                  "20, at 2.00 s"))
+        for src, why in cases:
+            for opts in ((), ("--max-errors", "1")):
+                summary, err = self.transcode(src, self.out("x.mkv"), *opts, expect=1)
+                self.assertIn(src + ": " + why, err)
+                self.assertNotIn("corrupt", err)
+                self.assert_nothing_left()
 
     def test_repeated_frame_is_damage(self):
         summary, err = self.transcode("repeated-frame.avi", self.out("x.mkv"), expect=1)

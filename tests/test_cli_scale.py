@@ -378,6 +378,23 @@ class Reports(Case):
         self.assertEqual((summary["files"], summary["failed"], summary["frames"],
                           summary["unreadable_lines"]), (1, 1, 0, 2))
 
+    def test_merge_takes_no_impossible_amounts(self):
+        # Numbers json-glib reads as infinity (1e400) or that no run writes
+        # (negative): each counts as 0. 1e400 frames made -2^63 frames
+        # (the double's conversion to int64, undefined) and "inf s".
+        report = os.path.join(self.dir, "edited.jsonl")
+        with open(report, "w") as f:
+            for name, frames, seconds in (("a.mp4", 10, 0.5), ("b.mp4", "1e400", "1e400"),
+                                          ("c.mp4", -5, -1), ("d.mp4", "1e300", 0)):
+                f.write('{"input": "%s", "output": "o/%s", "ok": true, "frames_out": %s, '
+                        '"seconds": %s}\n' % (name, name, frames, seconds))
+        rc, summary, err = self.merge(report, json_out=True)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual((summary["transcoded"], summary["frames"], summary["seconds"],
+                          summary["fps"]), (4, 10, 0.5, 20))
+        rc, text, _ = self.merge(report)
+        self.assertIn("10 frames transcoded in 0.5 s of file time: 20.0 frames/s", text)
+
     def test_merge_usage_errors(self):
         self.assertEqual(self.merge(os.path.join(self.dir, "nothing-here.jsonl"))[0], 2)
         self.assertEqual(self.tool("report")[0], 2)

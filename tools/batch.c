@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "devices.h"
+#include "output.h"
 #include "report.h"
 #include "run.h"
 #include "util.h"
@@ -175,7 +176,7 @@ static void reap(batch *b, cli_batch_file *f, child *c)
     f->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     f->last_message = last_line(f, c->err);
     if (!WIFEXITED(status)) {
-        char *tmp = g_strdup_printf("%s.part-%d", f->out, (int)c->pid);
+        char *tmp = cli_output_tmp_name(f->out, (int)c->pid);
         g_unlink(tmp);
         g_free(tmp);
         int sig = WTERMSIG(status);

@@ -9,35 +9,37 @@
 
 #include <glib/gstdio.h>
 
-/* Appends every non-empty line of `f` (without its line end) to names. */
-static void read_names(FILE *f, GPtrArray *names)
+/* Appends every non-empty line of `f` (without its line end) to names.
+ * Returns 0, or the errno of a read that failed (a folder given as the
+ * list: EISDIR, which read as an empty list, "no input files"). */
+static int read_names(FILE *f, GPtrArray *names)
 {
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
+    errno = 0;
     while ((len = getline(&line, &cap, f)) >= 0) {
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
         if (len > 0)
             g_ptr_array_add(names, g_strdup(line));
     }
+    int failed = ferror(f) ? (errno ? errno : EIO) : 0;
     free(line);
+    return failed;
 }
 
 static bool read_list(const char *path, GPtrArray *names, char **msg)
 {
-    if (!strcmp(path, "-")) {
-        read_names(stdin, names);
-        return true;
-    }
-    FILE *f = g_fopen(path, "r");
-    if (!f) {
-        *msg = g_strdup_printf("cannot read the list %s: %s", path, g_strerror(errno));
-        return false;
-    }
-    read_names(f, names);
-    fclose(f);
-    return true;
+    bool is_stdin = !strcmp(path, "-");
+    FILE *f = is_stdin ? stdin : g_fopen(path, "r");
+    int failed = f ? read_names(f, names) : errno;
+    if (f && !is_stdin)
+        fclose(f);
+    if (failed)
+        *msg = g_strdup_printf("cannot read the list %s: %s",
+                               is_stdin ? "on standard input" : path, g_strerror(failed));
+    return !failed;
 }
 
 GPtrArray *cli_batch_inputs(int argc, char **argv, const char *from, bool quiet, char **msg)

@@ -23,6 +23,7 @@
 #include "report_merge.h"
 #include "run.h"
 #include "shard.h"
+#include "vfilter.h"
 
 /* Options of transcode and batch. */
 static struct {
@@ -158,7 +159,11 @@ static char *check_common(void)
         cf_chain *chain = cf_chain_parse(opt.vf);
         if (!chain)
             return g_strdup_printf("--vf: %s", cf_last_error());
+        int n = cf_chain_length(chain);
         cf_chain_free(&chain);
+        /* Refused here, not by each file as it starts. */
+        if (n > CLI_VF_MAX)
+            return g_strdup_printf("--vf: %d filters, more than %d", n, CLI_VF_MAX);
     }
     const AVCodec *cand[CLI_MAX_ENCODERS];
     if (cli_encoder_candidates(opt.codec, true, cand) == 0)
@@ -187,13 +192,28 @@ static cli_existing existing_policy(void)
                                : CLI_EXISTING_REFUSE;
 }
 
+/* GLib leaves a "--" in argv when an argument after it begins with '-'
+ * (`transcode -- -clip.mp4 out.mkv`, and batch runs each file so): the
+ * first one that is left is the separator, not an argument. */
+static void drop_separator(int *argc, char **argv)
+{
+    for (int i = 1; i < *argc; i++)
+        if (!strcmp(argv[i], "--")) {
+            memmove(argv + i, argv + i + 1, (size_t)(*argc - i - 1) * sizeof *argv);
+            argv[--*argc] = NULL;
+            return;
+        }
+}
+
 /* Parses argv with ctx. On a bad option prints the usage error, frees ctx,
  * sets *rc to usage_error()'s exit status and returns false. */
 static bool parse_or_usage_error(GOptionContext *ctx, int *argc, char ***argv, int *rc)
 {
     GError *error = NULL;
-    if (g_option_context_parse(ctx, argc, argv, &error))
+    if (g_option_context_parse(ctx, argc, argv, &error)) {
+        drop_separator(argc, *argv);
         return true;
+    }
     *rc = usage_error(ctx, "%s", error->message);
     g_error_free(error);
     return false;
@@ -213,6 +233,7 @@ static char *parse_job_options(GOptionContext *ctx, const GOptionEntry *entries,
         g_error_free(error);
         return msg;
     }
+    drop_separator(argc, *argv);
     char *msg = check_empty(common_entries);
     if (!msg)
         msg = check_empty(entries);

@@ -136,7 +136,11 @@ enum AVPixelFormat cli_encoder_chroma_hint(const AVCodec *codec, enum AVPixelFor
         listed = listed || codec->id == delivery[i];
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(given);
     if (!listed || !codec->pix_fmts || !d || (d->flags & AV_PIX_FMT_FLAG_HWACCEL) ||
-        d->nb_components < 3 || is_yuv420(given))
+        d->nb_components < 3)
+        return AV_PIX_FMT_NONE;
+    /* Any 4:2:0 YUV plays, full range (yuvj420p, MJPEG's) too: no hint. */
+    if (!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) && d->log2_chroma_w == 1 &&
+        d->log2_chroma_h == 1)
         return AV_PIX_FMT_NONE;
     return best_of(codec, given, true);
 }

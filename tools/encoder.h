@@ -39,8 +39,8 @@ enum AVPixelFormat cli_encoder_best_format(const AVCodec *codec, enum AVPixelFor
 /* For an encoder of H.264, HEVC, VP9 or AV1 given frames of format `given`
  * in colour other than 4:2:0 YUV (4:4:4, 4:2:2, RGB: profiles that many
  * players cannot play): the 4:2:0 format of the encoder's to suggest for
- * --pix-fmt. AV_PIX_FMT_NONE when `given` is 4:2:0 or gray, for other
- * codecs, and for encoders without a 4:2:0 format (libx264rgb). */
+ * --pix-fmt. AV_PIX_FMT_NONE when `given` is 4:2:0 (yuvj420p too) or gray,
+ * for other codecs, and for encoders without a 4:2:0 format (libx264rgb). */
 enum AVPixelFormat cli_encoder_chroma_hint(const AVCodec *codec, enum AVPixelFormat given);
 
 /* The chroma layout of a pixel format for messages: "4:4:4", "4:2:2",

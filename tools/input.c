@@ -173,6 +173,8 @@ static void note_end(cli_input *in, const AVPacket *pkt)
     int64_t end = av_rescale_q(ts - start + pkt->duration, st->time_base, AV_TIME_BASE_Q);
     if (end > in->end_us)
         in->end_us = end;
+    if (pkt->stream_index == in->video && ts - start + pkt->duration > in->video_end)
+        in->video_end = ts - start + pkt->duration;
 }
 
 /* A packet the demuxer marked corrupt when the input had run out (libav
@@ -294,18 +296,63 @@ static int check_frame_count(cli_input *in, cli_err *err)
     int64_t indexed = in->indexed;
     if (indexed > header || got >= indexed)
         return 0;
+    /* Frames the index puts past the end of the file: it was cut there
+     * (between two frames, or no packet would have been read short). That
+     * is no damage --max-errors could tolerate. */
+    AVStream *st = in->fmt->streams[in->video];
+    int64_t size = in->fmt->pb ? avio_size(in->fmt->pb) : -1, beyond = 0;
+    int entries = avformat_index_get_entries_count(st);
+    for (int i = 0; i < entries && size > 0; i++) {
+        const AVIndexEntry *e = avformat_index_get_entry(st, i);
+        if (e && e->pos + e->size > size)
+            beyond++;
+    }
+    if (beyond > 0 && got + beyond >= indexed)
+        return cli_fail(err, AVERROR_INVALIDDATA,
+                        "truncated: the file ends before video frame %" PRId64 " of %" PRId64
+                        ", at %.2f s", got + 1, indexed, (double)in->end_us / AV_TIME_BASE);
     snprintf(what, sizeof what, "the index lists %" PRId64 " video frames, %" PRId64
              " could be read", indexed, got);
     return note_damage_n(in, indexed - got, what, err);
 }
 
+/* Whether the data ends well before `dur` (microseconds) does. */
+static bool ends_early(const cli_input *in, int64_t dur)
+{
+    return dur > 0 && in->end_us + AV_TIME_BASE / 2 + dur / 50 < dur;
+}
+
+/* An AVI cut between two chunks: its index (idx1, at the end) is gone, and
+ * libavformat scales the duration it reports down with the file's size, so
+ * the check of that duration mostly passes (or names that estimate as the
+ * header's), and no packet is cut short. The header's frame count still
+ * says how long it was, exactly: each of its video chunks, empty ones
+ * ("repeat the previous frame") too, is one tick of the stream's time
+ * base, and a read without the index counts the empty ones in the
+ * timestamps. A file whose index was read ends where its index does,
+ * whatever its header says. */
+static int check_avi_cut(cli_input *in, cli_err *err)
+{
+    const AVStream *st = in->fmt->streams[in->video];
+    if (strcmp(in->fmt->iformat->name, "avi") != 0 || st->nb_frames <= 0 ||
+        in->indexed >= in->video_packets || in->video_end >= st->nb_frames)
+        return 0;
+    return cli_fail(err, AVERROR_INVALIDDATA,
+                    "truncated: the header says %.2f s (%" PRId64 " video frames), the data "
+                    "ends at %.2f s", st->nb_frames * av_q2d(st->time_base), st->nb_frames,
+                    in->video_end * av_q2d(st->time_base));
+}
+
 int cli_input_check_complete(cli_input *in, cli_err *err)
 {
+    int ret = check_avi_cut(in, err); /* first: it says the header's own length */
+    if (ret < 0)
+        return ret;
     /* A duration the muxer wrote into the header (not one estimated from the
      * bitrate or from the data itself) says where the data should end. */
     int64_t dur = in->fmt->duration;
-    if (dur > 0 && in->fmt->duration_estimation_method == AVFMT_DURATION_FROM_STREAM &&
-        in->end_us + AV_TIME_BASE / 2 + dur / 50 < dur)
+    if (in->fmt->duration_estimation_method == AVFMT_DURATION_FROM_STREAM &&
+        ends_early(in, dur))
         return cli_fail(err, AVERROR_INVALIDDATA,
                         "truncated: the header says %.2f s, the data ends at %.2f s",
                         (double)dur / AV_TIME_BASE, (double)in->end_us / AV_TIME_BASE);

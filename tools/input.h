@@ -33,6 +33,8 @@ typedef struct cli_input {
     int max_errors;           /* damage tolerated before reading/decoding fails */
     int64_t errors;           /* corrupt packets + decode errors + damaged frames */
     int64_t end_us;           /* latest packet end seen, microseconds from start */
+    int64_t video_end;        /* latest video packet end, in its stream's time base
+                                 from its start */
     char first_error[256];    /* the first damage seen, for the message */
 } cli_input;
 

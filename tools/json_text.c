@@ -5,10 +5,26 @@
 
 static void write_node(GString *s, JsonNode *node);
 
+/* JSON text is UTF-8, and a file name need not be (a Latin-1 'caf\xe9.mp4'):
+ * each byte that does not begin a valid UTF-8 sequence is written as
+ * U+FFFD, so the line stays readable by every JSON parser (json-glib's,
+ * which batch reads its children's summaries with, refuses it otherwise). */
 static void write_string(GString *s, const char *str)
 {
     g_string_append_c(s, '"');
     for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
+        if (*p >= 0x80) {
+            /* One character: valid (copied) or not (U+FFFD for its first byte). */
+            gunichar c = g_utf8_get_char_validated((const gchar *)p, -1);
+            if (c == (gunichar)-1 || c == (gunichar)-2) {
+                g_string_append(s, "\\ufffd");
+                continue;
+            }
+            int n = g_unichar_to_utf8(c, NULL);
+            g_string_append_len(s, (const gchar *)p, n);
+            p += n - 1;
+            continue;
+        }
         switch (*p) {
         case '"': g_string_append(s, "\\\""); break;
         case '\\': g_string_append(s, "\\\\"); break;
@@ -21,7 +37,7 @@ static void write_string(GString *s, const char *str)
             if (*p < 0x20)
                 g_string_append_printf(s, "\\u%04x", *p);
             else
-                g_string_append_c(s, (char)*p); /* UTF-8 passes as it is */
+                g_string_append_c(s, (char)*p);
         }
     }
     g_string_append_c(s, '"');

@@ -1,7 +1,9 @@
 /* cudafilters: the command-line tool. Dispatches the commands
  *   transcode IN OUT, batch FILE..., report merge, filters, devices
  * to commands.c, which turns options into jobs for run.c. */
+#include <errno.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,27 +70,27 @@ static void print_usage(FILE *f)
             "  cudafilters transcode in.mp4 out.mp4 --vf \"gray,blur=sigma=2\"\n");
 }
 
-int main(int argc, char **argv)
+/* What a command wrote on stdout (--json, the filters table) must have
+ * reached it: a full disk or a closed pipe gave a lost or cut summary with
+ * exit status 0. Returns rc, or 1 for a success whose output was lost. */
+static int check_stdout(int rc)
 {
-    /* Messages in the user's charset; numbers stay "2.5" whatever the locale,
-     * since filter strings are parsed with strtod. */
-    setlocale(LC_ALL, "");
-    setlocale(LC_NUMERIC, "C");
-    if (argc < 2) {
-        print_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
+    /* An earlier write's error (a flush of a --json line) is kept only as
+     * the stream's flag, its errno gone. */
+    bool failed_before = ferror(stdout), failed = fflush(stdout) != 0;
+    if (!failed && !failed_before)
+        return rc;
+    if (failed && !failed_before)
+        fprintf(stderr, "cudafilters: cannot write to standard output: %s\n", strerror(errno));
+    else
+        fprintf(stderr, "cudafilters: cannot write to standard output: a write failed, "
+                        "what it holds is incomplete\n");
+    return rc ? rc : 1;
+}
+
+static int run_command(int argc, char **argv)
+{
     const char *cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        print_usage(stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-        print_version();
-        return 0;
-    }
-    install_signals();
-    cli_set_self(argv[0]);
     if (!strcmp(cmd, "transcode"))
         return cli_cmd_transcode(argc - 1, argv + 1);
     if (!strcmp(cmd, "batch"))
@@ -104,4 +106,28 @@ int main(int argc, char **argv)
     fprintf(stderr, "cudafilters: unknown command '%s'\n", cmd);
     print_usage(stderr);
     return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    /* Messages in the user's charset; numbers stay "2.5" whatever the locale,
+     * since filter strings are parsed with strtod. */
+    setlocale(LC_ALL, "");
+    setlocale(LC_NUMERIC, "C");
+    if (argc < 2) {
+        print_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        print_usage(stdout);
+        return check_stdout(0);
+    }
+    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+        print_version();
+        return check_stdout(0);
+    }
+    install_signals();
+    cli_set_self(argv[0]);
+    return check_stdout(run_command(argc, argv));
 }

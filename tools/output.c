@@ -130,13 +130,30 @@ static int fail_create(const cli_output *o, int ret, cli_err *err)
     return ret;
 }
 
+char *cli_output_tmp_name(const char *path, int pid)
+{
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".part-%d", pid);
+    const char *slash = strrchr(path, '/');
+    size_t dir = slash ? (size_t)(slash + 1 - path) : 0, base = strlen(path) - dir;
+    const size_t name_max = 255;
+    if (base + strlen(suffix) <= name_max)
+        return g_strconcat(path, suffix, NULL);
+    return g_strdup_printf("%.*s%s", (int)(dir + name_max - strlen(suffix)), path, suffix);
+}
+
 int cli_output_open(cli_output *o, const char *path, const AVFormatContext *in, int video_in,
                     const AVIOInterruptCB *interrupt, cli_err *err)
 {
     memset(o, 0, sizeof *o);
     g_queue_init(&o->pending);
     o->path = g_strdup(path);
-    o->tmp = g_strdup_printf("%s.part-%d", path, (int)getpid());
+    o->tmp = cli_output_tmp_name(path, (int)getpid());
+    /* A name too long in itself would fail only at the final rename. */
+    const char *base = strrchr(path, '/');
+    if (strlen(base ? base + 1 : path) > 255)
+        return cli_fail(err, AVERROR(ENAMETOOLONG), "cannot create %s: %s", path,
+                        g_strerror(ENAMETOOLONG));
     o->n_in = (int)in->nb_streams;
     o->map = g_new(int, o->n_in);
     o->in_tb = g_new(AVRational, o->n_in);

@@ -45,6 +45,12 @@ typedef struct cli_output {
     char dropped_names[256];
 } cli_output;
 
+/* The temporary name that process `pid` writes `path` under: PATH.part-PID,
+ * with the name's start kept (not the whole of it) where the whole would
+ * pass the 255 bytes a file name can have (an output name of 250 bytes
+ * failed with "File name too long"). g_free it. */
+char *cli_output_tmp_name(const char *path, int pid);
+
 /* Sets up the muxer for `path` (format from its extension) and one output
  * stream per input stream that is copied. Nothing is written yet except the
  * empty temporary file. Returns 0 or a negative AVERROR with err set. */

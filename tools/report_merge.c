@@ -2,6 +2,7 @@
 #include "report_merge.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -95,6 +96,14 @@ static double num_member(JsonObject *o, const char *name)
     return n && json_node_get_value_type(n) != G_TYPE_STRING ? json_node_get_double(n) : 0;
 }
 
+/* A count or a time of a file's line: a finite number from 0 to 2^53, else
+ * 0 (a hand-edited 1e400 reads as infinity, and made -2^63 frames). */
+static double amount_member(JsonObject *o, const char *name)
+{
+    double v = num_member(o, name);
+    return isfinite(v) && v >= 0 && v <= 9007199254740992.0 ? v : 0;
+}
+
 static file_rec *file_of(merge *m, const char *input)
 {
     file_rec *f = g_hash_table_lookup(m->files, input);
@@ -119,8 +128,8 @@ static void take_file(merge *m, JsonObject *o, const char *input)
     } else if (ok) {
         f->state = TRANSCODED;
         f->made = true;
-        f->frames = (int64_t)num_member(o, "frames_out");
-        f->seconds = num_member(o, "seconds");
+        f->frames = (int64_t)amount_member(o, "frames_out");
+        f->seconds = amount_member(o, "seconds");
     } else {
         const char *why = str_member(o, "error");
         g_free(f->error);
