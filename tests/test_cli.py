@@ -748,6 +748,17 @@ class JUnitResult(unittest.TextTestResult):
         self._record(test, "skipped", reason)
 
 
+def tool_and_junit(doc):
+    """The command line of a CLI test module that takes the tool and
+    --junit REPORT.xml only (its docstring's first line describes it):
+    (the tool's absolute path, the report path or None)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("tool")
+    ap.add_argument("--junit")
+    args = ap.parse_args()
+    return os.path.abspath(args.tool), args.junit
+
+
 def write_junit(path, suite_name, records):
     root = ET.Element("testsuite", name=suite_name, tests=str(len(records)),
                       failures=str(sum(r[3] == "failure" for r in records)),

@@ -9,7 +9,6 @@ Inputs are small clips made from Debian opencv-doc's vtest.avi.
 Usage: test_cli_convert.py CUDAFILTERS [--junit REPORT.xml]
 Exit status: 0 all passed, 1 a failure, 77 every case skipped.
 """
-import argparse
 import json
 import os
 import shutil
@@ -19,7 +18,8 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_cli import VTEST, ffmpeg, frame_count, make_work, packets, run, run_suites, stream_of  # noqa: E402
+from test_cli import (VTEST, ffmpeg, frame_count, make_work, packets, run, run_suites,  # noqa: E402
+                      stream_of, tool_and_junit)
 
 TOOL = None
 WORK = None
@@ -285,12 +285,8 @@ class Exactness(Case):
 
 def main():
     global TOOL
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tool")
-    ap.add_argument("--junit")
-    args = ap.parse_args()
-    TOOL = os.path.abspath(args.tool)
-    return run_suites((Planner, Exactness), args.junit, "cli-convert")[0]
+    TOOL, junit = tool_and_junit(__doc__)
+    return run_suites((Planner, Exactness), junit, "cli-convert")[0]
 
 
 if __name__ == "__main__":

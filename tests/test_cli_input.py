@@ -11,7 +11,6 @@ report come from test_cli.py.
 
 Usage: test_cli_input.py CUDAFILTERS [--junit REPORT.xml]
 """
-import argparse
 import json
 import os
 import shutil
@@ -393,12 +392,8 @@ class Signals(Case):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tool")
-    ap.add_argument("--junit")
-    args = ap.parse_args()
-    base.TOOL = os.path.abspath(args.tool)
-    return base.run_suites((Completeness, Crashes, Interlaced, Timestamps, Signals), args.junit,
+    base.TOOL, junit = base.tool_and_junit(__doc__)
+    return base.run_suites((Completeness, Crashes, Interlaced, Timestamps, Signals), junit,
                            "cli-input")[0]
 
 

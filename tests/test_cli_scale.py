@@ -6,7 +6,6 @@
 Usage: test_cli_scale.py CUDAFILTERS [--junit REPORT.xml]
 Exit status: 0 all passed, 1 a failure, 77 every case skipped.
 """
-import argparse
 import json
 import os
 import shutil
@@ -18,7 +17,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_cli import VTEST, ffmpeg, frame_count, make_work, run, run_suites  # noqa: E402
+from test_cli import VTEST, ffmpeg, frame_count, make_work, run, run_suites, tool_and_junit  # noqa: E402
 
 TOOL = None
 WORK = None
@@ -473,12 +472,8 @@ class Devices(Case):
 
 def main():
     global TOOL
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tool")
-    ap.add_argument("--junit")
-    args = ap.parse_args()
-    TOOL = os.path.abspath(args.tool)
-    return run_suites((ExistingOutputs, Shards, Reports, Devices), args.junit, "cli-scale")[0]
+    TOOL, junit = tool_and_junit(__doc__)
+    return run_suites((ExistingOutputs, Shards, Reports, Devices), junit, "cli-scale")[0]
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ meson's timeout ends them too).
 Usage: test_slurm.py CUDAFILTERS [--junit REPORT.xml]
 Exit status: 0 passed, 1 a failure, 77 skipped.
 """
-import argparse
 import ctypes
 import errno
 import json
@@ -34,7 +33,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from test_cli import VTEST, ffmpeg, frame_count, run_suites  # noqa: E402
+from test_cli import VTEST, ffmpeg, frame_count, run_suites, tool_and_junit  # noqa: E402
 
 ARRAY = os.path.join(HERE, "..", "pipelines", "slurm-array.sh")
 MERGE = os.path.join(HERE, "..", "pipelines", "slurm-merge.sh")
@@ -524,11 +523,7 @@ class OutsideSlurm(unittest.TestCase):
 
 def main():
     global TOOL
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tool")
-    ap.add_argument("--junit")
-    args = ap.parse_args()
-    TOOL = os.path.abspath(args.tool)
+    TOOL, junit = tool_and_junit(__doc__)
     # A bound on the whole test below meson's timeout: the alarm raises in
     # the test, whose tearDownClass then stops the daemons.
     def on_alarm(signum, frame):
@@ -536,7 +531,7 @@ def main():
     signal.signal(signal.SIGALRM, on_alarm)
     signal.alarm(900)
     t0 = time.monotonic()
-    status, result = run_suites((OutsideSlurm, SlurmArray), args.junit, "slurm")
+    status, result = run_suites((OutsideSlurm, SlurmArray), junit, "slurm")
     print("test_slurm.py: %.1f s" % (time.monotonic() - t0), file=sys.stderr)
     for _, reason in result.skipped:
         print("SKIPPED: " + reason, file=sys.stderr)
