@@ -99,6 +99,22 @@ static inline void store_px(uint8_t *d, const vs32 *v, int cn, int sample_bytes,
     }
 }
 
+/* The source words of outputs dx .. dx + VL - 1 of a two-tap plan (of cn
+ * bytes a pixel): p00, p01 at the two taps of rows[0], p10, p11 of
+ * rows[1]; loaded as one span where the taps lie close (near_base). */
+static inline __attribute__((always_inline)) void two_tap_words(const cf_sc_row *r, int dx,
+                                                                int cn, vs32 *p00, vs32 *p01,
+                                                                vs32 *p10, vs32 *p11)
+{
+    vs32 o0 = cf_simd_ld_s32(r->off + dx), o1 = cf_simd_ld_s32(r->off + r->stride + dx);
+    int32_t lo = r->off[dx] < r->off[r->stride + dx] ? r->off[dx] : r->off[r->stride + dx];
+    int32_t hi = r->off[dx + VL - 1] > r->off[r->stride + dx + VL - 1]
+                     ? r->off[dx + VL - 1] : r->off[r->stride + dx + VL - 1];
+    int32_t base = near_base(cn, lo, hi, r->row_bytes);
+    *p00 = words_at(r->rows[0], o0, base), *p01 = words_at(r->rows[0], o1, base);
+    *p10 = words_at(r->rows[1], o0, base), *p11 = words_at(r->rows[1], o1, base);
+}
+
 /* The bodies below are inlined with constant channel counts (and box
  * factors) where the frame has them, so the compiler keeps every channel
  * in registers. */
@@ -108,14 +124,9 @@ INLINE void linear8_body(const cf_sc_row *r, int n, uint8_t *d, const int cn)
 {
     const int32_t b0 = r->yw[0], b1 = r->yw[1];
     for (int dx = 0; dx < n; dx += VL) {
-        vs32 o0 = cf_simd_ld_s32(r->off + dx), o1 = cf_simd_ld_s32(r->off + r->stride + dx);
         vs32 a0 = cf_simd_ld_s32(r->xw + dx), a1 = cf_simd_ld_s32(r->xw + r->stride + dx);
-        int32_t lo = r->off[dx] < r->off[r->stride + dx] ? r->off[dx] : r->off[r->stride + dx];
-        int32_t hi = r->off[dx + VL - 1] > r->off[r->stride + dx + VL - 1]
-                         ? r->off[dx + VL - 1] : r->off[r->stride + dx + VL - 1];
-        int32_t base = near_base(cn, lo, hi, r->row_bytes);
-        vs32 p00 = words_at(r->rows[0], o0, base), p01 = words_at(r->rows[0], o1, base);
-        vs32 p10 = words_at(r->rows[1], o0, base), p11 = words_at(r->rows[1], o1, base);
+        vs32 p00, p01, p10, p11;
+        two_tap_words(r, dx, cn, &p00, &p01, &p10, &p11);
         vs32 out[4];
         for (int c = 0; c < cn; c++) {
             vs32 h0 = comp(p00, c, 1, 0) * a0 + comp(p01, c, 1, 0) * a1;
@@ -173,16 +184,11 @@ static void linear8_16(const cf_sc_row *r, int n, uint8_t *d)
     const int cn = r->cn;
     const vu16 b0 = (vu16){ 0 } + (uint16_t)r->yw[0], b1 = (vu16){ 0 } + (uint16_t)r->yw[1];
     for (int dx = 0; dx < n; dx += VL) {
-        vs32 o0 = cf_simd_ld_s32(r->off + dx), o1 = cf_simd_ld_s32(r->off + r->stride + dx);
         vs32 a0 = cf_simd_ld_s32(r->xw + dx), a1 = cf_simd_ld_s32(r->xw + r->stride + dx);
         vu16 ah0 = (vu16)((a0 >> 4) * 0x10001), ah1 = (vu16)((a1 >> 4) * 0x10001);
         vu16 al0 = (vu16)((a0 & 15) * 0x10001), al1 = (vu16)((a1 & 15) * 0x10001);
-        int32_t lo = r->off[dx] < r->off[r->stride + dx] ? r->off[dx] : r->off[r->stride + dx];
-        int32_t hi = r->off[dx + VL - 1] > r->off[r->stride + dx + VL - 1]
-                         ? r->off[dx + VL - 1] : r->off[r->stride + dx + VL - 1];
-        int32_t base = near_base(cn, lo, hi, r->row_bytes);
-        vs32 p00 = words_at(r->rows[0], o0, base), p01 = words_at(r->rows[0], o1, base);
-        vs32 p10 = words_at(r->rows[1], o0, base), p11 = words_at(r->rows[1], o1, base);
+        vs32 p00, p01, p10, p11;
+        two_tap_words(r, dx, cn, &p00, &p01, &p10, &p11);
         vs32 out = { 0 };
         for (int half = 0; half < 2; half++) {
             const int sh = 8 * half;
