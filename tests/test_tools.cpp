@@ -226,8 +226,8 @@ Devs devices(const char *spec, int count, int max = 64)
 {
     std::vector<int> ords(max > 0 ? max : 1, -1);
     char *msg = nullptr;
-    Devs d{ cli_devices_parse(spec, count, "no CUDA driver (libcuda) usable", ords.data(), max,
-                              &msg), {}, msg ? msg : "" };
+    Devs d{ cli_devices_parse(spec, count, "no CUDA driver (libcuda) usable", nullptr, ords.data(),
+                              max, &msg), {}, msg ? msg : "" };
     g_free(msg);
     for (int i = 0; i < d.n; i++)
         d.ords.push_back(ords[i]);

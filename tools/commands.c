@@ -257,20 +257,18 @@ static int choose_gpus(int *ords, int max, char **msg)
     const char *reason = "";
     int count = cli_gpu_count(&reason), n;
     if (opt.devices)
-        n = cli_devices_parse(opt.devices, count, reason, ords, max, msg);
+        n = cli_devices_parse(opt.devices, count, reason,
+                              "it takes all, cpu, gpu (GPU 0) or GPU ordinals such as 0,2", ords,
+                              max, msg);
     else if (!opt.device || !strcmp(opt.device, "auto"))
-        n = cli_devices_parse(count > 0 ? "0" : "cpu", count, reason, ords, max, msg);
+        n = cli_devices_parse(count > 0 ? "0" : "cpu", count, reason, NULL, ords, max, msg);
     else
-        n = cli_devices_parse(opt.device, count, reason, ords, 1, msg);
+        n = cli_devices_parse(opt.device, count, reason,
+                              "it takes a GPU ordinal (0, 1, ...), gpu (GPU 0), cpu or auto", ords,
+                              1, msg);
     if (n < 0) {
-        /* devices.c's words for a value that is neither a number nor a keyword. */
-        bool unknown = strstr(*msg, "is not a GPU ordinal") != NULL;
-        char *full = g_strdup_printf(
-            "--%s %s: %s%s", opt.devices ? "devices" : "device",
-            opt.devices ? opt.devices : opt.device, *msg,
-            !unknown ? ""
-            : opt.devices ? "; it takes all, cpu, gpu (GPU 0) or GPU ordinals such as 0,2"
-                          : "; it takes a GPU ordinal (0, 1, ...), gpu (GPU 0), cpu or auto");
+        char *full = g_strdup_printf("--%s %s: %s", opt.devices ? "devices" : "device",
+                                     opt.devices ? opt.devices : opt.device, *msg);
         g_free(*msg);
         *msg = full;
     }

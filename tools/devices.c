@@ -6,11 +6,13 @@
 
 #include <glib.h>
 
-static bool parse_ordinal(const char *s, int count, const char *reason, int *out, char **msg)
+static bool parse_ordinal(const char *s, int count, const char *reason, const char *takes,
+                          int *out, char **msg)
 {
     guint64 v = 0;
     if (!(s[0] >= '0' && s[0] <= '9') || !g_ascii_string_to_unsigned(s, 10, 0, 1024, &v, NULL)) {
-        *msg = g_strdup_printf("'%s' is not a GPU ordinal (0, 1, ...)", s);
+        *msg = g_strdup_printf("'%s' is not a GPU ordinal (0, 1, ...)%s%s", s, takes ? "; " : "",
+                               takes ? takes : "");
         return false;
     }
     if ((int)v >= count) {
@@ -23,8 +25,8 @@ static bool parse_ordinal(const char *s, int count, const char *reason, int *out
     return true;
 }
 
-int cli_devices_parse(const char *spec, int count, const char *no_gpu_reason, int *ords,
-                      int max, char **msg)
+int cli_devices_parse(const char *spec, int count, const char *no_gpu_reason, const char *takes,
+                      int *ords, int max, char **msg)
 {
     if (!strcmp(spec, "cpu"))
         return 0;
@@ -46,7 +48,7 @@ int cli_devices_parse(const char *spec, int count, const char *no_gpu_reason, in
     int n = 0;
     for (int i = 0; parts[i] && !*msg; i++) {
         int ord = -1;
-        if (!parse_ordinal(g_strstrip(parts[i]), count, no_gpu_reason, &ord, msg))
+        if (!parse_ordinal(g_strstrip(parts[i]), count, no_gpu_reason, takes, &ord, msg))
             break;
         for (int k = 0; k < n; k++)
             if (ords[k] == ord)

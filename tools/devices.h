@@ -11,9 +11,10 @@
  *   "0,2"    those ordinals, each from 0 to count-1, none twice.
  * Returns how many (0: run on the CPU), or -1 with *msg (g_free it) naming
  * the bad entry; `no_gpu_reason` (static text) says why `count` is 0 in
- * that message. */
-int cli_devices_parse(const char *spec, int count, const char *no_gpu_reason, int *ords,
-                      int max, char **msg);
+ * that message, and `takes` (static text, or NULL) what the option takes,
+ * added after an entry that is neither one of these words nor a number. */
+int cli_devices_parse(const char *spec, int count, const char *no_gpu_reason, const char *takes,
+                      int *ords, int max, char **msg);
 
 /* The device a new file goes to: the index (into the batch's device list,
  * 0..n-1) with the fewest running files in load[], the lowest index among
