@@ -162,19 +162,28 @@ int cli_input_open(cli_input *in, const char *path, AVBufferRef *hw_device, int 
     return check_other_streams(in, err);
 }
 
+/* When `pkt` of stream `st` starts, from the stream's start, in its time
+ * base (its pts, else its dts); AV_NOPTS_VALUE when it has neither. */
+static int64_t packet_time(const AVStream *st, const AVPacket *pkt)
+{
+    int64_t ts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
+    if (ts == AV_NOPTS_VALUE)
+        return AV_NOPTS_VALUE;
+    return ts - (st->start_time != AV_NOPTS_VALUE ? st->start_time : 0);
+}
+
 /* Remembers how far the packets reach, for the truncation check. */
 static void note_end(cli_input *in, const AVPacket *pkt)
 {
     const AVStream *st = in->fmt->streams[pkt->stream_index];
-    int64_t ts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
-    if (ts == AV_NOPTS_VALUE)
+    int64_t t = packet_time(st, pkt);
+    if (t == AV_NOPTS_VALUE)
         return;
-    int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
-    int64_t end = av_rescale_q(ts - start + pkt->duration, st->time_base, AV_TIME_BASE_Q);
+    int64_t end = av_rescale_q(t + pkt->duration, st->time_base, AV_TIME_BASE_Q);
     if (end > in->end_us)
         in->end_us = end;
-    if (pkt->stream_index == in->video && ts - start + pkt->duration > in->video_end)
-        in->video_end = ts - start + pkt->duration;
+    if (pkt->stream_index == in->video && t + pkt->duration > in->video_end)
+        in->video_end = t + pkt->duration;
 }
 
 /* A packet the demuxer marked corrupt when the input had run out (libav
@@ -183,10 +192,9 @@ static void note_end(cli_input *in, const AVPacket *pkt)
 static int fail_cut(cli_input *in, const AVPacket *pkt, cli_err *err)
 {
     const AVStream *st = in->fmt->streams[pkt->stream_index];
-    int64_t ts = pkt->pts != AV_NOPTS_VALUE ? pkt->pts : pkt->dts;
-    int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
-    double at = ts != AV_NOPTS_VALUE ? (double)(ts - start) * av_q2d(st->time_base)
-                                     : (double)in->end_us / AV_TIME_BASE;
+    int64_t t = packet_time(st, pkt);
+    double at = t != AV_NOPTS_VALUE ? (double)t * av_q2d(st->time_base)
+                                    : (double)in->end_us / AV_TIME_BASE;
     /* What the header states: its frame count, else its duration (a cut
      * AVI's duration is scaled down with its size; its count is not). */
     const AVStream *vst = in->fmt->streams[in->video];
