@@ -84,14 +84,21 @@ int cli_encoder_formats(const AVCodec *codec, cf_format *out)
     return n;
 }
 
-/* YUV with both chroma dimensions halved, not a YUVJ (full range) alias:
- * what players of the codecs in cli_encoder_chroma_hint play. */
-static bool is_yuv420(enum AVPixelFormat fmt)
+/* YUV in host memory with both chroma dimensions halved, full range
+ * (yuvj420p, MJPEG's) too: what players of the codecs in
+ * cli_encoder_chroma_hint play. */
+static bool is_any_yuv420(enum AVPixelFormat fmt)
 {
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(fmt);
     const uint64_t not_yuv = AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL | AV_PIX_FMT_FLAG_HWACCEL;
     return d && !(d->flags & not_yuv) && d->nb_components >= 3 && d->log2_chroma_w == 1 &&
-           d->log2_chroma_h == 1 && strncmp(d->name, "yuvj", 4) != 0;
+           d->log2_chroma_h == 1;
+}
+
+/* The same, less the YUVJ (full range) aliases: what to convert into. */
+static bool is_yuv420(enum AVPixelFormat fmt)
+{
+    return is_any_yuv420(fmt) && strncmp(av_pix_fmt_desc_get(fmt)->name, "yuvj", 4) != 0;
 }
 
 /* The best of the encoder's host formats for `src`, of its 4:2:0 ones only
@@ -138,9 +145,7 @@ enum AVPixelFormat cli_encoder_chroma_hint(const AVCodec *codec, enum AVPixelFor
     if (!listed || !codec->pix_fmts || !d || (d->flags & AV_PIX_FMT_FLAG_HWACCEL) ||
         d->nb_components < 3)
         return AV_PIX_FMT_NONE;
-    /* Any 4:2:0 YUV plays, full range (yuvj420p, MJPEG's) too: no hint. */
-    if (!(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) && d->log2_chroma_w == 1 &&
-        d->log2_chroma_h == 1)
+    if (is_any_yuv420(given)) /* it plays: no hint */
         return AV_PIX_FMT_NONE;
     return best_of(codec, given, true);
 }
