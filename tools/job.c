@@ -268,7 +268,9 @@ static int plan_for(state *s, const AVCodec *codec, const AVFrame *first)
     if (forced != AV_PIX_FMT_NONE && !cli_encoder_takes(codec, forced))
         return cli_fail(&s->job->err, AVERROR(EINVAL), "%s does not take --pix-fmt %s",
                         codec->name, av_get_pix_fmt_name(forced));
-    int ret = cli_vf_set_tail(&s->vf, CF_FORMAT_UNKNOWN, &s->job->err); /* the last candidate's */
+    /* Removes the last candidate's tail (which cannot fail). */
+    (void)cli_vf_set_tail(&s->vf, CF_FORMAT_UNKNOWN, &s->job->err);
+    int ret;
     /* What the chain should end in: what the encoder takes, or --pix-fmt. */
     cf_format accepted[CF_FORMAT_COUNT];
     int n_acc = cli_encoder_formats(codec, accepted);
