@@ -720,12 +720,28 @@ fps (const BenchResult * r)
   return r->error ? NAN : opt_frames / r->seconds;
 }
 
-/* Whether --only asks for @c (by its label's tag: "(a1) ..." is a1). */
+/* The length of @c's tag, which its label starts with in brackets:
+ * "(a1) ..." is a1. */
+static gsize
+tag_length (const BenchCase * c)
+{
+  const gchar *end = strchr (c->label, ')');
+
+  return end ? (gsize) (end - c->label - 1) : 0;
+}
+
+static gboolean
+has_tag (const BenchCase * c, const gchar * tag)
+{
+  gsize n = tag_length (c);
+
+  return strlen (tag) == n && strncmp (c->label + 1, tag, n) == 0;
+}
+
+/* Whether --only asks for @c. */
 static gboolean
 asked (const BenchCase * c)
 {
-  const gchar *end = strchr (c->label, ')');
-  gsize n = end ? (gsize) (end - c->label - 1) : 0;
   gboolean yes = FALSE;
   gchar **tags;
 
@@ -733,7 +749,7 @@ asked (const BenchCase * c)
     return TRUE;
   tags = g_strsplit (opt_only, ",", -1);
   for (gchar ** t = tags; *t && !yes; t++)
-    yes = strlen (*t) == n && strncmp (c->label + 1, *t, n) == 0;
+    yes = has_tag (c, *t);
   g_strfreev (tags);
   return yes;
 }
@@ -750,11 +766,8 @@ unknown_tag (const BenchCase * cases, gsize n_cases)
     bad = g_strdup ("");
   for (gchar ** t = tags; *t && !bad; t++) {
     gboolean found = FALSE;
-    for (gsize i = 0; i < n_cases && !found; i++) {
-      const gchar *end = strchr (cases[i].label, ')');
-      gsize n = end ? (gsize) (end - cases[i].label - 1) : 0;
-      found = strlen (*t) == n && strncmp (cases[i].label + 1, *t, n) == 0;
-    }
+    for (gsize i = 0; i < n_cases && !found; i++)
+      found = has_tag (&cases[i], *t);
     if (!found)
       bad = g_strdup (*t);
   }
@@ -866,8 +879,8 @@ main (int argc, char **argv)
     if (bad) {
       GString *all = g_string_new (NULL);
       for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
-        g_string_append_printf (all, "%s%.*s", i ? "," : "",
-            (int) (strchr (cases[i].label, ')') - cases[i].label - 1), cases[i].label + 1);
+        g_string_append_printf (all, "%s%.*s", i ? "," : "", (int) tag_length (&cases[i]),
+            cases[i].label + 1);
       g_printerr ("cf-pipeline-bench: --only %s: no case '%s' (the tags: %s)\n", opt_only,
           bad, all->str);
       g_string_free (all, TRUE);
