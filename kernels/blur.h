@@ -177,9 +177,10 @@ typedef enum cf_blur_method {
     CF_BLUR_METHOD_REG,  /* register windows, one pass per tile (blur_reg.cu) */
     CF_BLUR_METHOD_SEP,  /* two passes, paired taps (blur_sep.cu) */
     CF_BLUR_METHOD_TILE, /* 1-2 channels, one pass per tile, paired taps (blur_tile.cu) */
+    CF_BLUR_METHOD_SLIDE, /* small radii, columns streamed through registers (blur_slide.cu) */
 } cf_blur_method;
 
-/* "auto", "reg", "sep", "tile". */
+/* "auto", "reg", "sep", "tile", "slide". */
 CF_API const char *cf_blur_method_name(cf_blur_method method);
 /* The method the dispatch table picks for these planes and kernels
  * (CF_BLUR_METHOD_AUTO when none takes them). Pure host arithmetic. */

@@ -66,6 +66,24 @@ bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
 cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                      const cf_blur_plane *planes, int n_planes, cudaStream_t stream);
 
+/* The radius the sliding-window method runs a kernel of radius r on for
+ * samples of sample_bytes bytes (the smallest built one at least r), or 0
+ * past 6 (8-bit) or 8 (16-bit). */
+int slide_radius(int r, int sample_bytes);
+
+/* Whether the sliding-window method takes these planes and kernels: all
+ * planes of 8-bit samples and 1-2, all 3 or all 4 channels, or of 16-bit
+ * samples and 1-2 channels; symmetric taps; the larger radius built
+ * (slide_radius). Pure host arithmetic. */
+bool slide_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+                 int n_planes);
+
+/* Queues the sliding-window method on stream, every plane in one launch.
+ * Returns the launch error; cudaErrorInvalidValue when it does not take
+ * the frame. */
+cudaError_t slide_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                      const cf_blur_plane *planes, int n_planes, cudaStream_t stream);
+
 /* Whether kernel k's taps are symmetric (w[t] == w[size - 1 - t]), which
  * the methods that pair taps need (cf_blur_make_kernel's always are). */
 bool symmetric_taps(const cf_blur_kernel &k);

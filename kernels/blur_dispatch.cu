@@ -63,6 +63,7 @@ bool takes(cf_blur_method m, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
     case CF_BLUR_METHOD_REG: return cf_blur_cuda::reg_takes(kx, ky, planes, n_planes);
     case CF_BLUR_METHOD_SEP: return cf_blur_cuda::sep_takes(kx, ky, planes, n_planes);
     case CF_BLUR_METHOD_TILE: return cf_blur_cuda::tile_takes(kx, ky, planes, n_planes);
+    case CF_BLUR_METHOD_SLIDE: return cf_blur_cuda::slide_takes(kx, ky, planes, n_planes);
     default: return false;
     }
 }
@@ -84,6 +85,7 @@ extern "C" const char *cf_blur_method_name(cf_blur_method method)
     case CF_BLUR_METHOD_REG: return "reg";
     case CF_BLUR_METHOD_SEP: return "sep";
     case CF_BLUR_METHOD_TILE: return "tile";
+    case CF_BLUR_METHOD_SLIDE: return "slide";
     }
     return "?";
 }
@@ -138,8 +140,10 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
         t_last = m;
         return CF_CUDA_CHECK(err);
     }
-    if (m == CF_BLUR_METHOD_TILE) {
-        const cf_status st = CF_CUDA_CHECK(cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, s));
+    if (m == CF_BLUR_METHOD_TILE || m == CF_BLUR_METHOD_SLIDE) {
+        const cf_status st = CF_CUDA_CHECK(
+            m == CF_BLUR_METHOD_TILE ? cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, s)
+                                     : cf_blur_cuda::slide_run(*kx, *ky, planes, n_planes, s));
         if (st == CF_OK)
             t_last = m;
         return st;

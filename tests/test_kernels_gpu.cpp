@@ -328,6 +328,44 @@ TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
     }
 }
 
+TEST(GpuExact, BlurSlideMethodEveryRadiusAndFormat)
+{
+    // The sliding-window method forced on every format it takes (8-bit:
+    // 1-4 channels a plane; 16-bit: 1-2), at every radius it runs (8-bit
+    // 1..6, 16-bit 1..8: the odd ones among zero taps on the next even
+    // one), every border, frames of several blocks each way (128 bytes of
+    // a row by 4 strips of 16-32 rows) with odd sizes, so strips, words
+    // and warps end partway, 16-byte aligned rows or not (unaligned rows:
+    // every thread fetches sample by sample).
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(1721);
+    const cf_format eight[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_I420,
+                                CF_FORMAT_RGBA,  CF_FORMAT_BGRX, CF_FORMAT_RGB, CF_FORMAT_BGR };
+    const cf_format sixteen[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
+    int i = 0;
+    for (int depth : { 8, 16 })
+        for (int r = 1; r <= (depth == 8 ? 6 : 8); r++)
+            for (int k = 0; k < 3; k++, i++) {
+                const cf_format fmt = depth == 8 ? eight[i % 7] : sixteen[i % 3];
+                Size s = { 2 * std::uniform_int_distribution<int>(20, 400)(rng) + 1,
+                           std::uniform_int_distribution<int>(1, 330)(rng) };
+                std::string text = "blur=sigma=" + std::to_string(0.3 + r / 4.0) +
+                                   ":kernel-size=" + std::to_string(2 * r + 1) + ":border=" +
+                                   kBorders[i % 4] +
+                                   ":border-value=" + std::to_string(rng() % 1100);
+                compare_with_method(CF_BLUR_METHOD_SLIDE, text, fmt, s, rng, k < 2 ? 16 : 0);
+            }
+    // Random sigmas (unequal half the time), sizes (tiny, narrower or
+    // shorter than the kernel, several blocks), borders.
+    for (int k = 0; k < 40; k++) {
+        const bool deep = k % 3 == 0;
+        const cf_format fmt = deep ? sixteen[k % 3] : eight[k % 7];
+        compare_with_method(CF_BLUR_METHOD_SLIDE,
+                            random_blur(rng, deep ? 8 : 6, cf_format_get_info(fmt)->depth), fmt,
+                            random_size(rng, 8), rng, k % 2 == 0 ? 16 : 0);
+    }
+}
+
 TEST(GpuExact, BlurMethodsSmallFrames)
 {
     // A few small frames per method (the sanitizer run: compute-sanitizer
@@ -348,6 +386,12 @@ TEST(GpuExact, BlurMethodsSmallFrames)
         compare_with_method(CF_BLUR_METHOD_TILE,
                             random_blur(rng, 48, cf_format_get_info(tile_formats[i % 3])->depth),
                             tile_formats[i % 3], { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) },
+                            rng);
+        const cf_format slide_formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGB, CF_FORMAT_P010_10LE };
+        compare_with_method(CF_BLUR_METHOD_SLIDE,
+                            random_blur(rng, i % 3 < 2 ? 6 : 8,
+                                        cf_format_get_info(slide_formats[i % 3])->depth),
+                            slide_formats[i % 3], { 1 + (int)(rng() % 300), 1 + (int)(rng() % 90) },
                             rng);
     }
 }
@@ -374,6 +418,15 @@ TEST(GpuExact, BlurForcedMethodThatDoesNotTakeTheFrameFails)
     ASSERT_NE(f, nullptr);
     EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_UNSUPPORTED_FORMAT);
     EXPECT_NE(std::string(cf_last_error()).find("tile"), std::string::npos) << cf_last_error();
+    cf_filter_free(&f);
+    // The sliding-window method takes no 8-bit kernel past radius 6 (sigma
+    // 2.5: 17 taps).
+    cf_blur_cuda_force(CF_BLUR_METHOD_SLIDE, true);
+    f = cf_filter_new("blur");
+    ASSERT_NE(f, nullptr);
+    CF_ASSERT_OK(cf_filter_set_double(f, "sigma", 2.5));
+    EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_UNSUPPORTED_FORMAT);
+    EXPECT_NE(std::string(cf_last_error()).find("slide"), std::string::npos) << cf_last_error();
     cf_filter_free(&f);
     cf_frame_free(&src);
     cf_frame_free(&dst);
