@@ -171,11 +171,31 @@ __global__ void mad_peak(uint32_t *out, uint32_t seed, int iters)
     if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = a; // keeps the work alive
 }
 
+// 64-bit multiply-adds (IMAD.WIDE.U32: a 32 x 32-bit product plus a 64-bit
+// sum), four chains as mad_peak: what the vertical sums of 16-bit samples
+// need (blur.h), at the rate this measures.
+__global__ void mad64_peak(uint32_t *out, uint32_t seed, int iters)
+{
+    uint64_t a = seed + threadIdx.x, b = a * 3 + 1, c = a ^ 0x9e3779b9u, d = b + 7;
+    const uint32_t m = 0x10001u + blockIdx.x;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            a += (uint64_t)(uint32_t)b * m;
+            b += (uint64_t)(uint32_t)c * m;
+            c += (uint64_t)(uint32_t)d * m;
+            d += (uint64_t)(uint32_t)a * m;
+        }
+    }
+    if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = (uint32_t)a; // keeps the work alive
+}
+
 struct Ceilings {
     double copy_gbs;   // device copy, bytes read + written per second / 1e9
     double imad_gops;  // 32-bit multiply-adds per second / 1e9
     double dp2a_gops;  // DP2A instructions (2 multiply-adds each) per second / 1e9
     double mixed_gops; // IMAD and DP2A interleaved 1:1, instructions per second / 1e9
+    double imad64_gops; // 64-bit multiply-adds (IMAD.WIDE) per second / 1e9
 };
 
 Ceilings measure_ceilings()
@@ -204,19 +224,46 @@ Ceilings measure_ceilings()
     c.imad_gops = rate(mad_peak<false, false>);
     c.dp2a_gops = rate(mad_peak<true, true>);
     c.mixed_gops = rate(mad_peak<false, true>);
+    c.imad64_gops = rate(mad64_peak);
     CHECK(cudaFree(out));
     return c;
 }
 
+// cudaMemcpyAsync of bytes / 2 (so bytes read + written), the source and
+// destination rotating over kWorkingSet each: what a device copy of a
+// case's own bytes takes, where fixed launch and ramp costs weigh as they
+// do for the case (a 4K GRAY8 frame's 16.6 MB move at well under the rate
+// of the 1 GiB copy that sets the copy ceiling).
+double same_bytes_copy_ms(double bytes)
+{
+    static uint8_t *from = nullptr, *to = nullptr;
+    if (!from) {
+        CHECK(cudaMalloc(&from, kWorkingSet));
+        CHECK(cudaMalloc(&to, kWorkingSet));
+        CHECK(cudaMemset(from, 0x5a, kWorkingSet));
+    }
+    const size_t half = (size_t)(bytes / 2), stride = (half + 4095) / 4096 * 4096;
+    const size_t n = std::max<size_t>(1, kWorkingSet / stride);
+    return median_ms([&](int i) {
+               const size_t off = (size_t)(i % n) * stride;
+               CHECK(cudaMemcpyAsync(to + off, from + off, half, cudaMemcpyDeviceToDevice));
+           }).ms;
+}
+
 // op_floor: ms the method's arithmetic needs at the measured peak rates.
+// "x floor" is against the larger of the two floors, bytes at the copy
+// ceiling or the arithmetic; "x copy" against the larger of the arithmetic
+// and a device copy of the case's own bytes (same_bytes_copy_ms), measured
+// here.
 void row(const char *what, Timing t, double bytes, double op_floor, const Ceilings &c)
 {
     const double ms = t.ms;
     double mem_floor = bytes / (c.copy_gbs * 1e6);
     double floor = std::max(mem_floor, op_floor);
-    std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx | %6.1f |\n", what, ms,
-                bytes / (ms * 1e6), 100.0 * bytes / (ms * 1e6) / c.copy_gbs, mem_floor, op_floor,
-                ms / floor, t.host_us);
+    double copy = bytes > 0 ? same_bytes_copy_ms(bytes) : 0;
+    std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx | %8.4f | %5.2fx | %6.1f |\n",
+                what, ms, bytes / (ms * 1e6), 100.0 * bytes / (ms * 1e6) / c.copy_gbs, mem_floor,
+                op_floor, ms / floor, copy, ms / std::max(copy, op_floor), t.host_us);
 }
 
 // Medians of op(src, dst) over w x h device frames: inputs of format
@@ -295,7 +342,7 @@ void find_blur_hook()
 
 const char *method_name(int m)
 {
-    return m == 1 ? "reg" : m == 2 ? "sep" : m == 3 ? "tile" : "-";
+    return m == 1 ? "reg" : m == 2 ? "sep" : m == 3 ? "tile" : m == 4 ? "slide" : "-";
 }
 
 // The floor of a blur's arithmetic, ms, for the method that ran, counted
@@ -304,17 +351,19 @@ const char *method_name(int m)
 // tap alone) and the vertical ones one IMAD each, the two interleaved on
 // one pipe (the "IMAD and DP2A interleaved" ceiling), past radius 24 (its
 // wide and huge kernels, blur_reg.cu) the vertical taps paired as sep's;
-// sep, the symmetric
-// taps paired, one IMAD a pair plus the centre each way (their adds run
-// on the integer pipe beside it, not counted), at the IMAD ceiling; tile
-// (16-bit, one pass) counted as sep (its vertical IMADs are 64-bit wide,
-// its apron rows not counted). An
-// older library (no hook): counted as reg. Not counted: apron rows a tile
-// computes twice, zero taps a padded kernel runs.
-double blur_op_floor(int method, int kx, int ky, double samples, const Ceilings &c)
+// sep, tile and slide, the symmetric taps paired, one multiply-add a pair
+// plus the centre each way (their adds run on the integer pipe beside it,
+// not counted): 32-bit IMADs at the IMAD ceiling, but for the vertical
+// sums of 16-bit samples, which are 64 bits wide (blur.h), at the IMAD.WIDE
+// ceiling. An older library (no hook): counted as reg. Not counted: apron
+// rows a tile or strip computes twice, zero taps a padded kernel runs.
+double blur_op_floor(int method, int kx, int ky, double samples, int sample_bytes,
+                     const Ceilings &c)
 {
-    if (method == 2 || method == 3)
-        return (kx / 2 + 1 + ky / 2 + 1) * samples / (c.imad_gops * 1e6);
+    if (method == 2 || method == 3 || method == 4) {
+        const double vertical_rate = sample_bytes == 2 ? c.imad64_gops : c.imad_gops;
+        return ((kx / 2 + 1) / c.imad_gops + (ky / 2 + 1) / vertical_rate) * samples / 1e6;
+    }
     const int vertical = std::max(kx, ky) / 2 > 24 ? ky / 2 + 1 : ky;
     return ((kx + 1) / 2 + vertical) * samples / (c.mixed_gops * 1e6);
 }
@@ -412,16 +461,17 @@ int main(int argc, char **argv)
                        : "from an idle stream (--no-hold: host launch latency included)",
                 kWorkingSet >> 20);
     std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
-                "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s\n",
-                c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops);
+                "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s, "
+                "64-bit IMAD.WIDE %.0f G/s\n",
+                c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops, c.imad64_gops);
     // Our kernels' launches, by the library's rule (kernels/launch.cuh).
     std::printf("our launches: %s\n\n",
                 cf_pdl_enabled() ? "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)"
                                  : "plain (programmatic dependent launch needs sm_90 code in the "
                                    "build, compute capability 9.0 and CUDAFILTERS_PDL not 0)");
     // host us: the CPU's time to queue one run (median).
-    std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor | host us |\n");
-    std::printf("|---|---|---|---|---|---|---|---|\n");
+    std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor | same-bytes copy ms | x copy | host us |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
 
     // The last row is full-range NV12, whose luma is already the output
     // (the luma kernel with an identity mapping); "copy2D" rows after the
@@ -518,7 +568,7 @@ int main(int argc, char **argv)
             const double samples = (double)frame_bytes(b.f, bw, bh) / fi->sample_bytes;
             std::vector<int> methods = { 0 };
             if (g_methods && g_hook.force)
-                methods.insert(methods.end(), { 1, 2, 3 });
+                methods.insert(methods.end(), { 1, 2, 3, 4 });
             for (int m : methods) {
                 if (g_hook.force)
                     g_hook.force(m, true);
@@ -529,7 +579,7 @@ int main(int argc, char **argv)
                 char row_label[128];
                 std::snprintf(row_label, sizeof row_label, "%s [%s%s]", label,
                               m ? "forced " : "", method_name(ran));
-                row(row_label, t, bytes, blur_op_floor(ran, kx, ky, samples, c), c);
+                row(row_label, t, bytes, blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, c), c);
             }
             if (g_hook.force)
                 g_hook.force(0, true);
