@@ -7,6 +7,13 @@
  *     symmetric vertical taps. Both passes of a tile in shared memory,
  *     outputs from windows of registers, every plane in one launch; the
  *     fastest for small kernels (no intermediate plane in device memory).
+ *   slide (blur_slide.cu): planes of 8-bit samples of 1-4 channels up to
+ *     radius 6, of 16-bit samples of 1-2 channels up to radius 8,
+ *     symmetric taps. Each column of a plane streamed through registers
+ *     (a ring of 2R + 1 rows of horizontal sums), no shared memory, no
+ *     barrier, no intermediate plane; the few samples at a plane's left
+ *     and right edges (all of a plane whose rows are not 4-byte aligned)
+ *     one a thread from their (2R + 1)^2 inputs.
  *   tile (blur_tile.cu): planes of 1 or 2 channels, 8- or 16-bit
  *     (GRAY16, P010, I420_10LE; GRAY8, NV12, I420), kernels of radius up
  *     to 48 either way, symmetric taps.
@@ -21,7 +28,7 @@
  *     cost grows linearly in the taps at half the multiply-adds of a plain
  *     convolution. Needs symmetric kernels (cf_blur_make_kernel's are).
  *
- * Both have the arithmetic of blur.h and are compared with the CPU
+ * All have the arithmetic of blur.h and are compared with the CPU
  * reference bit for bit (tests/test_kernels_gpu.cpp). */
 #ifndef CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
 #define CUDAFILTERS_KERNELS_BLUR_CUDA_CUH

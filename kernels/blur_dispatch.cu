@@ -9,36 +9,49 @@
 
 namespace {
 
-/* The dispatch table, first row that takes the frame wins: the register
- * method for 8-bit frames whose larger radius is at most 48 (up to radius
- * 24 it is 2.2x to 10x faster than the two-pass method: cf-bench
- * --methods, H200, bench/results/2026-12-01-h200-s15-17-*; radii 25-48,
- * its wide kernels, 1.3-1.7x: bench/results/2026-12-01-h200-s17-17c-blur.md),
- * and up to 96 (not for planes of 4 channels: reg_takes) where the
- * smaller radius is at least two thirds of the larger: the huge kernels
- * run both directions on the larger radius, the two-pass method each on
- * its own, so it wins where they differ much (4K GRAY8 sigma 32: reg
- * 0.219 ms against 0.252; sigma 32 sigma-y 8: 0.219 against 0.186, same
- * file; by its costs, about 0.0011 ms a unit of the horizontal radius and
- * 0.0009 of the vertical one, they meet near 0.63); the
- * tile method for 16-bit frames of 1-2 channels a plane up to radius 20
- * (no intermediate plane in device memory: 4K P010 sigma 0.5 in 0.062 ms
- * against the two-pass method's 0.151; from radius 24, sigma 6, the
- * two-pass method is faster: 0.213 against 0.231 ms, H200, session 16's
- * final call, bench/results/2026-12-01-h200-s16-final.md; it also takes
- * 8-bit frames and radii up to 48, slower there than reg or sep); else
- * the two-pass method, which takes every frame the element accepts. */
+/* The dispatch table, first row that takes the frame wins:
+ * - the register method for 8-bit frames whose larger radius is at most
+ *   48 (up to radius 24 it is 2.2x to 10x faster than the two-pass
+ *   method: cf-bench --methods, H200, bench/results/2026-12-01-h200-s15-17-*;
+ *   radii 25-48, its wide kernels, 1.3-1.7x:
+ *   bench/results/2026-12-01-h200-s17-17c-blur.md), and up to 96 (not for
+ *   planes of 4 channels: reg_takes) where the smaller radius is at least
+ *   two thirds of the larger: the huge kernels run both directions on the
+ *   larger radius, the two-pass method each on its own, so it wins where
+ *   they differ much (4K GRAY8 sigma 32: reg 0.219 ms against 0.252; sigma
+ *   32 sigma-y 8: 0.219 against 0.186, same file; by its costs, about
+ *   0.0011 ms a unit of the horizontal radius and 0.0009 of the vertical
+ *   one, they meet near 0.63). The sliding-window method takes these
+ *   frames up to radius 6 too, but is slower here at every radius (4K
+ *   GRAY8 sigma 0.5 0.0174 ms against 0.0167, sigma 1 0.0259 against
+ *   0.0181; RGBA and NV12 likewise: bench/results/2026-12-01-h200-s18-17-slide.md);
+ * - the sliding-window method for 16-bit frames up to radius 4 whose rows
+ *   are 4-byte aligned (its interior loads words; a frame of unaligned rows
+ *   would be all edge samples, each from its (2R + 1)^2 inputs): 4K P010
+ *   sigma 0.5 (radius 2) in 0.0337 ms against the tile method's 0.0616,
+ *   sigma 1 (radius 4) 0.0585 against 0.0725, 8K 0.197 against 0.210; from
+ *   radius 6 (sigma 1.5) the tile method is faster, 0.090 against 0.108
+ *   (same file);
+ * - the tile method for 16-bit frames of 1-2 channels a plane up to radius
+ *   20 (no intermediate plane in device memory: 4K P010 sigma 1.5 in 0.090
+ *   ms against the two-pass method's 0.151; from radius 24, sigma 6, the
+ *   two-pass method is faster: 0.213 against 0.231 ms, H200, session 16's
+ *   final call, bench/results/2026-12-01-h200-s16-final.md; it also takes
+ *   8-bit frames and radii up to 48, slower there than reg or sep);
+ * - else the two-pass method, which takes every frame the element accepts. */
 struct Row {
     cf_blur_method method;
     int max_radius;
     int sample_bytes; // of every plane; 0: any
     int min_thirds;   // the smaller radius at least min_thirds / 3 of the larger
+    bool word_rows;   // every plane's source rows 4-byte aligned
 };
 constexpr Row kTable[] = {
-    { CF_BLUR_METHOD_REG, 48, 1, 0 },
-    { CF_BLUR_METHOD_REG, 96, 1, 2 },
-    { CF_BLUR_METHOD_TILE, 20, 2, 0 },
-    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0, 0 },
+    { CF_BLUR_METHOD_REG, 48, 1, 0, false },
+    { CF_BLUR_METHOD_REG, 96, 1, 2, false },
+    { CF_BLUR_METHOD_SLIDE, 4, 2, 0, true },
+    { CF_BLUR_METHOD_TILE, 20, 2, 0, false },
+    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0, 0, false },
 };
 
 bool row_fits(const Row &row, int rx, int ry, const cf_blur_plane *planes, int n_planes)
@@ -46,9 +59,12 @@ bool row_fits(const Row &row, int rx, int ry, const cf_blur_plane *planes, int n
     const int r = std::max(rx, ry);
     if (r > row.max_radius || 3 * std::min(rx, ry) < row.min_thirds * r)
         return false;
-    for (int i = 0; row.sample_bytes != 0 && i < n_planes; i++)
-        if (planes[i].sample_bytes != row.sample_bytes)
+    for (int i = 0; i < n_planes; i++) {
+        if (row.sample_bytes != 0 && planes[i].sample_bytes != row.sample_bytes)
             return false;
+        if (row.word_rows && ((uintptr_t)planes[i].src | planes[i].src_pitch) % 4 != 0)
+            return false;
+    }
     return true;
 }
 

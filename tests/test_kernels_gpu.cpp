@@ -466,7 +466,13 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // unequal radii: padded
         { 8, 8, 1, 2, 1, CF_BLUR_METHOD_SEP },    // GRAY16, 65 taps: radius 32
         { 8, 1, 1, 2, 2, CF_BLUR_METHOD_SEP },    // the larger radius, 32, decides
-        { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_TILE }, // 16-bit, one tap of 65536
+        { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_SLIDE }, // 16-bit, one tap of 65536
+        { 0.5, 0.5, 1, 2, 2, CF_BLUR_METHOD_SLIDE }, // P010, radius 2
+        { 1, 1, 1, 2, 2, CF_BLUR_METHOD_SLIDE },  // P010, radius 4
+        { 1, 0.5, 1, 2, 1, CF_BLUR_METHOD_SLIDE }, // GRAY16, unequal: padded to 4
+        { 1.5, 1.5, 1, 2, 2, CF_BLUR_METHOD_TILE }, // P010, radius 6
+        { 1.5, 0.5, 1, 2, 2, CF_BLUR_METHOD_TILE }, // the larger radius, 6, decides
+        { 0.5, 0.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // 8-bit: reg, not slide
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
         { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36: on 40
@@ -498,6 +504,16 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         EXPECT_EQ(cf_blur_cuda_pick(&kx, &ky, planes, c.n_planes), c.want)
             << "sigma " << c.sigma << "/" << c.sigma_y << ", " << c.channels << " channels";
     }
+    // 16-bit rows that are not 4-byte aligned: not the sliding-window
+    // method (its interior loads words), the tile method.
+    cf_blur_kernel k5 = {};
+    k5.size = 5;
+    k5.w[0] = k5.w[4] = 1, k5.w[1] = k5.w[3] = 1, k5.w[2] = 65532;
+    cf_blur_plane odd = {};
+    odd.width = 64, odd.height = 64, odd.channels = 1, odd.sample_bytes = 2, odd.src_pitch = 130;
+    EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_TILE);
+    odd.src_pitch = 128;
+    EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_SLIDE);
 #endif
 }
 
