@@ -42,6 +42,16 @@
 
 namespace cf_blur_cuda {
 
+/* Tap t of kernel k centred in 2R + 1 taps (R at least its radius, t in
+ * 0 .. 2R): its own weights in the middle, zeros around them (a zero tap
+ * adds 0: the sums of the kernel itself). Host code, for the methods that
+ * run a kernel on a larger built radius. */
+inline uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
+{
+    const int i = t - (R - k.size / 2);
+    return i >= 0 && i < k.size ? k.w[i] : 0u;
+}
+
 /* The radius the register method runs a kernel of radius r on (the
  * smallest built one at least r), or 0 past 96 (past 48 for planes of 4
  * channels). */

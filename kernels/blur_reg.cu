@@ -49,14 +49,6 @@ blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps t
     }
 }
 
-/* Tap t of kernel k centred in 2R + 1 taps (R at least its radius): its
- * own weights in the middle, zeros around them. */
-uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
-{
-    const int i = t - (R - k.size / 2);
-    return i >= 0 && i < k.size ? k.w[i] : 0u;
-}
-
 /* One launch for every plane; false if the frame has too many tiles, else
  * true with the launch's error in *err. split: whether the last wave's
  * tile rows may be split (cf_blur_reg_rows). */
@@ -67,9 +59,9 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     static_assert(R <= kRegMaxR, "taps sized for kRegMaxR");
     RegTaps taps = {};
     for (int m = 0; m <= R; m++)
-        taps.pairs[m] = centred_tap(kx, R, 2 * m) | (m < R ? centred_tap(kx, R, 2 * m + 1) << 16 : 0);
+        taps.pairs[m] = cf_blur_cuda::centred_tap(kx, R, 2 * m) | (m < R ? cf_blur_cuda::centred_tap(kx, R, 2 * m + 1) << 16 : 0);
     for (int t = 0; t < 2 * R + 1; t++)
-        taps.v[t] = centred_tap(ky, R, t);
+        taps.v[t] = cf_blur_cuda::centred_tap(ky, R, t);
     RegLaunch l = {};
     l.n_planes = n_planes;
     l.border = planes[0].border;

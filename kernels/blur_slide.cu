@@ -306,13 +306,6 @@ blur_slide(const __grid_constant__ SlideLaunch l, const __grid_constant__ SlideT
     }
 }
 
-/* Tap t of kernel k centred in 2R + 1 taps (R at least its radius). */
-uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
-{
-    const int i = t - (R - k.size / 2);
-    return i >= 0 && i < k.size ? k.w[i] : 0u;
-}
-
 template <typename T, int R, int C0, int C1>
 cudaError_t launch_slide(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                          const cf_blur_plane *planes, int n_planes, cudaStream_t stream)
@@ -322,8 +315,8 @@ cudaError_t launch_slide(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
     constexpr int THREADS = 32 * kSlideWarps;
     SlideTaps taps = {};
     for (int t = 0; t <= R; t++) {
-        taps.x[t] = centred_tap(kx, R, t);
-        taps.y[t] = centred_tap(ky, R, t);
+        taps.x[t] = cf_blur_cuda::centred_tap(kx, R, t);
+        taps.y[t] = cf_blur_cuda::centred_tap(ky, R, t);
     }
     SlideLaunch l = {};
     l.n_planes = n_planes;

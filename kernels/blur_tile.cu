@@ -255,13 +255,6 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
     }
 }
 
-/* Tap t of kernel k centred in 2R + 1 taps (R at least its radius). */
-uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
-{
-    const int i = t - (R - k.size / 2);
-    return i >= 0 && i < k.size ? k.w[i] : 0u;
-}
-
 template <typename T, int C, int R>
 cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
 {
@@ -328,11 +321,11 @@ cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
     const int R = tile_radius(std::max(kx.size, ky.size) / 2);
     TileTaps taps = {};
     for (int t = 0; t < R; t++) {
-        taps.x[t] = centred_tap(kx, R, t);
-        taps.y[t] = centred_tap(ky, R, t);
+        taps.x[t] = cf_blur_cuda::centred_tap(kx, R, t);
+        taps.y[t] = cf_blur_cuda::centred_tap(ky, R, t);
     }
-    taps.xc = centred_tap(kx, R, R);
-    taps.yc = centred_tap(ky, R, R);
+    taps.xc = cf_blur_cuda::centred_tap(kx, R, R);
+    taps.yc = cf_blur_cuda::centred_tap(ky, R, R);
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         if (p.width < 1 || p.height < 1)
