@@ -16,8 +16,9 @@
  * Here nothing waits for another thread, so the loads of many rows are in
  * flight at once.
  *
- * In a plane's interior, a thread owns one 32-bit word of a row (4 samples
- * of 8 bits, or 2 of 16) and a strip of slide_rows(R) output rows, and
+ * In a plane's interior, a thread owns one or two 32-bit words of a row
+ * (slide_words: 4 or 8 samples of 8 bits, 2 or 4 of 16) and a strip of
+ * slide_rows(R) output rows, and
  * reads the strip's input rows from the top, 2R more than it makes. Of
  * each row it loads the words its horizontal taps reach (its own and HW
  * each side, fetched once from memory by the lanes that own them and from
@@ -25,7 +26,7 @@
  * the last 2R + 1 rows of them in registers, a ring whose slots are
  * compile-time indices (the rows go 2R + 1 at a time, unrolled); each row
  * from the 2R + 1-th on completes an output row's vertical sums. The 32
- * lanes of a warp take 32 neighbouring words (128 bytes of a row); the
+ * lanes of a warp take neighbouring words (128 or 256 bytes of a row); the
  * warps of a block take strips one below the other. The interior is every
  * word whose taps stay inside the row, of rows 4-byte aligned; the few
  * samples left and right of it (all of a plane of unaligned rows) are its
@@ -55,7 +56,8 @@ constexpr int kSlideMaxR = 8;  // widest radius built
 /* Output rows of a thread's strip. The strips above and below read its 2R
  * rows of halo again and make their horizontal sums again, so larger radii
  * take taller strips; small ones keep enough threads to fill the GPU at
- * 4K (3840 x 2160 GRAY8 in strips of 16: 130 000 threads). */
+ * 4K (3840 x 2160 GRAY8, radius 2, two words a thread, in strips of 16:
+ * 65 000 threads). */
 __host__ __device__ constexpr int slide_rows(int R)
 {
     return R <= 2 ? 16 : R <= 4 ? 24 : 32;
@@ -70,9 +72,11 @@ __host__ __device__ constexpr int slide_words(int R, int sample_bytes)
     return (2 * R + 1) * 2 * (4 / sample_bytes) <= 40 ? 2 : 1;
 }
 
-/* Blocks an SM the register budget is cut for: 64 registers a thread up
- * to radius 3 with one word a thread, 80 for 8-bit samples two words a
- * thread (a ring of 5 rows of 8 sums), 96 above. */
+/* Blocks an SM the register budget is cut for: 80 registers a thread for
+ * 8-bit samples at radius 1-2 (two words a thread: a ring of up to 5 rows
+ * of 8 sums), 64 for the other radii up to 3 (16-bit radius 2 included),
+ * 96 above (ptxas for sm_90: the 8-bit radius-6 kernels spill 460-976
+ * bytes there, 16-bit radius 8 40, the others little or none). */
 __host__ __device__ constexpr int slide_min_blocks(int R, int sample_bytes)
 {
     return R > 3 ? 5 : slide_words(R, sample_bytes) == 2 && sample_bytes == 1 ? 6 : 8;
@@ -84,10 +88,11 @@ struct SlideTaps {
     uint32_t x[kSlideMaxR + 1], y[kSlideMaxR + 1];
 };
 
-/* One plane of a launch. Its words [fast_lo, fast_hi) (of 4 bytes) are the
- * interior: every sample their taps reach lies inside the row, and the
- * rows are 4-byte aligned; the samples left and right of them, edge in
- * all (left of them, then right), are its edge samples. */
+/* One plane of a launch. Its thread columns [fast_lo, fast_hi), each of
+ * slide_words 32-bit words (words fast_lo * WPT .. fast_hi * WPT - 1), are
+ * the interior: every sample their taps reach lies inside the row, and
+ * the rows are 4-byte aligned; the samples left and right of them, edge
+ * in all (left of them, then right), are its edge samples. */
 struct SlidePlane {
     const uint8_t *src;
     size_t src_pitch; // bytes
@@ -97,7 +102,7 @@ struct SlidePlane {
     int wide;          // 1: the launch's second channel count (C1), 0: its first (C0)
     int border, shift;
     uint32_t border_value; // sample units, after the shift
-    int fast_lo, fast_hi;  // interior words
+    int fast_lo, fast_hi;  // interior thread columns
     int left, edge;        // edge samples of a row: left of the interior, in all
     int first_group;       // its first strip group in the launch
     long long first_edge;  // its first edge sample in the launch's numbering
@@ -108,7 +113,7 @@ struct SlidePlane {
  * launch: plane by plane, row by row; the others the interior strips,
  * kSlideWarps a block (one a warp), block row edge_rows + g being strip
  * group g - first_group of the last plane whose first_group is at most g,
- * blockIdx.x its 32-word column (those past a plane's interior do
+ * blockIdx.x its column of 32 threads (those past a plane's interior do
  * nothing). Edge blocks come first, so that their longer threads start
  * early. */
 struct SlideLaunch {
@@ -145,7 +150,7 @@ __device__ __forceinline__ void slide_strip(const SlidePlane &p, int xw, int y0,
     using Acc = typename SlideAcc<T>::type;
     const int shift = p.shift;
     const uint32_t fill = p.border_value;
-    const int aligned = (int)(((uintptr_t)p.dst | p.dst_pitch) % (4 * WPT)); // 0: one store
+    const int misalign = (int)(((uintptr_t)p.dst | p.dst_pitch) % (4 * WPT)); // 0: one store
     uint32_t ring[K][VS]; // horizontal sums of input row j in slot j % K
     for (int j0 = 0; j0 < N; j0 += K) {
 #pragma unroll
@@ -207,9 +212,9 @@ __device__ __forceinline__ void slide_strip(const SlidePlane &p, int xw, int y0,
                                 ? q[4 * w % VS] | q[(4 * w + 1) % VS] << 8 |
                                       q[(4 * w + 2) % VS] << 16 | q[(4 * w + 3) % VS] << 24
                                 : q[2 * w % VS] | q[(2 * w + 1) % VS] << 16;
-            if (WPT == 2 && aligned == 0) {
+            if (WPT == 2 && misalign == 0) {
                 *reinterpret_cast<uint2 *>(out) = make_uint2(packed[0], packed[WPT - 1]);
-            } else if (aligned % 4 == 0) {
+            } else if (misalign % 4 == 0) {
 #pragma unroll
                 for (int w = 0; w < WPT; w++) reinterpret_cast<uint32_t *>(out)[w] = packed[w];
             } else {
@@ -400,7 +405,14 @@ bool slide_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         return false;
     bool small = true, three = true, four = true; // every plane of 1-2 channels; of 3; of 4
     for (int i = 0; i < n_planes; i++) {
-        if (planes[i].sample_bytes != sb)
+        // Sample and row numbers fit an int with the strips' reach to
+        // spare (the kernel counts them in int), and 8-bit samples carry
+        // no shift (the interior does not shift them down: no 8-bit
+        // format has one).
+        const long long samples = (long long)planes[i].width * planes[i].channels;
+        if (planes[i].sample_bytes != sb || samples > INT_MAX ||
+            planes[i].height > INT_MAX - 4 * kSlideWarps * slide_rows(kSlideMaxR) ||
+            (sb == 1 && planes[i].shift != 0))
             return false;
         const int c = planes[i].channels;
         small = small && (c == 1 || c == 2);

@@ -335,8 +335,8 @@ TEST(GpuExact, BlurSlideMethodEveryRadiusAndFormat)
     // 1..6, 16-bit 1..8: the odd ones among zero taps on the next even
     // one), every border, frames of several blocks each way (128 bytes of
     // a row by 4 strips of 16-32 rows) with odd sizes, so strips, words
-    // and warps end partway, 16-byte aligned rows or not (unaligned rows:
-    // every thread fetches sample by sample).
+    // and warps end partway, 16-byte aligned rows or not (a plane of
+    // unaligned rows is all edge samples, each from its (2R + 1)^2 inputs).
     CF_REQUIRE_GPU();
     std::mt19937 rng(1721);
     const cf_format eight[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_I420,
@@ -514,6 +514,9 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
     EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_TILE);
     odd.src_pitch = 128;
     EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_SLIDE);
+    // A plane too tall for the method's int row numbers: the next row.
+    odd.height = INT_MAX;
+    EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_TILE);
 #endif
 }
 
