@@ -8,13 +8,18 @@
  * vertical radii, run on the next built radius with their taps centred
  * among zero weights (a zero tap adds 0: the same sums).
  *
- * Why: at these radii the register method (blur_reg.cu) spends most of a
- * tile's time between its barriers, staging, then the horizontal pass,
- * then the vertical one, with a few blocks an SM to overlap them (4K GRAY8
- * sigma 0.5 at 23% of the copy rate: bench/results/2026-12-01-h200-s17-
- * final.log), and the tile method likewise for 16-bit samples (P010 19%).
- * Here nothing waits for another thread, so the loads of many rows are in
- * flight at once.
+ * Why: at these radii the register and tile methods (blur_reg.cu,
+ * blur_tile.cu) spend most of a tile's time between their barriers,
+ * staging, then the horizontal pass, then the vertical one (4K GRAY8 sigma
+ * 0.5 at 23% of the copy rate, P010 at 19%: bench/results/2026-12-01-h200-
+ * s17-final.log); here no thread waits for another. Measured on the H200
+ * (bench/results/2026-12-01-h200-s18-17-slide.md): for 16-bit frames up to
+ * radius 4 it is faster than the tile method (4K P010 sigma 0.5 in 0.034 ms
+ * against 0.062), which is what the dispatch table gives it; for 8-bit
+ * frames the register method stays faster at every radius. Nsight Compute
+ * has it waiting on its own latency with few warps (about one wave, 27%
+ * occupancy at 4K GRAY8 sigma 0.5): taller grids of shorter strips are
+ * the next thing to try (bench/diag/s18-next.sh).
  *
  * In a plane's interior, a thread owns one or two 32-bit words of a row
  * (slide_words: 4 or 8 samples of 8 bits, 2 or 4 of 16) and a strip of
@@ -307,7 +312,9 @@ blur_slide(const __grid_constant__ SlideLaunch l, const __grid_constant__ SlideT
         const int y0 = (((int)gs - p.first_group) * kSlideWarps + threadIdx.y) * slide_rows(R);
         if (xw >= p.fast_hi || y0 >= p.height)
             continue;
-        run(p, [&](auto channels) { slide_strip<T, decltype(channels)::value, R>(p, xw, y0, taps); });
+        run(p, [&](auto channels) {
+            slide_strip<T, decltype(channels)::value, R>(p, xw, y0, taps);
+        });
     }
 }
 
