@@ -261,7 +261,8 @@ void row(const char *what, Timing t, double bytes, double op_floor, const Ceilin
     double mem_floor = bytes / (c.copy_gbs * 1e6);
     double floor = std::max(mem_floor, op_floor);
     double copy = bytes > 0 ? same_bytes_copy_ms(bytes) : 0;
-    std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx | %8.4f | %5.2fx | %6.1f |\n",
+    std::printf("| %-34s | %8.4f | %7.1f | %5.1f%% | %8.4f | %8.4f | %5.2fx | %8.4f | %5.2fx "
+                "| %6.1f |\n",
                 what, ms, bytes / (ms * 1e6), 100.0 * bytes / (ms * 1e6) / c.copy_gbs, mem_floor,
                 op_floor, ms / floor, copy, ms / std::max(copy, op_floor), t.host_us);
 }
@@ -470,7 +471,8 @@ int main(int argc, char **argv)
                                  : "plain (programmatic dependent launch needs sm_90 code in the "
                                    "build, compute capability 9.0 and CUDAFILTERS_PDL not 0)");
     // host us: the CPU's time to queue one run (median).
-    std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor | same-bytes copy ms | x copy | host us |\n");
+    std::printf("| case | ms | GB/s | %% copy | mem floor ms | op floor ms | x floor | "
+                "same-bytes copy ms | x copy | host us |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
 
     // The last row is full-range NV12, whose luma is already the output
@@ -579,7 +581,8 @@ int main(int argc, char **argv)
                 char row_label[128];
                 std::snprintf(row_label, sizeof row_label, "%s [%s%s]", label,
                               m ? "forced " : "", method_name(ran));
-                row(row_label, t, bytes, blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, c), c);
+                row(row_label, t, bytes,
+                    blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, c), c);
             }
             if (g_hook.force)
                 g_hook.force(0, true);

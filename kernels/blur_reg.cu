@@ -59,7 +59,8 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     static_assert(R <= kRegMaxR, "taps sized for kRegMaxR");
     RegTaps taps = {};
     for (int m = 0; m <= R; m++)
-        taps.pairs[m] = cf_blur_cuda::centred_tap(kx, R, 2 * m) | (m < R ? cf_blur_cuda::centred_tap(kx, R, 2 * m + 1) << 16 : 0);
+        taps.pairs[m] = cf_blur_cuda::centred_tap(kx, R, 2 * m) |
+                        (m < R ? cf_blur_cuda::centred_tap(kx, R, 2 * m + 1) << 16 : 0);
     for (int t = 0; t < 2 * R + 1; t++)
         taps.v[t] = cf_blur_cuda::centred_tap(ky, R, t);
     RegLaunch l = {};
