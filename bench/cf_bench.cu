@@ -31,6 +31,7 @@ extern "C" {
 #include "hold.cuh"
 #include "launch.cuh"
 #include "check.cuh"
+#include "same_bytes_copy.cuh"
 
 namespace {
 
@@ -229,25 +230,13 @@ Ceilings measure_ceilings()
     return c;
 }
 
-// cudaMemcpyAsync of bytes / 2 (so bytes read + written), the source and
-// destination rotating over kWorkingSet each: what a device copy of a
-// case's own bytes takes, where fixed launch and ramp costs weigh as they
-// do for the case (a 4K GRAY8 frame's 16.6 MB move at well under the rate
-// of the 1 GiB copy that sets the copy ceiling).
+// A device copy of a case's own bytes (same_bytes_copy.cuh), timed as the
+// case is.
 double same_bytes_copy_ms(double bytes)
 {
-    static uint8_t *from = nullptr, *to = nullptr;
-    if (!from) {
-        CHECK(cudaMalloc(&from, kWorkingSet));
-        CHECK(cudaMalloc(&to, kWorkingSet));
-        CHECK(cudaMemset(from, 0x5a, kWorkingSet));
-    }
-    const size_t half = (size_t)(bytes / 2), stride = (half + 4095) / 4096 * 4096;
-    const size_t n = std::max<size_t>(1, kWorkingSet / stride);
-    return median_ms([&](int i) {
-               const size_t off = (size_t)(i % n) * stride;
-               CHECK(cudaMemcpyAsync(to + off, from + off, half, cudaMemcpyDeviceToDevice));
-           }).ms;
+    return bench::same_bytes_copy_ms(bytes, kWorkingSet, [](const std::function<void(int)> &run) {
+        return median_ms(run).ms;
+    });
 }
 
 // op_floor: ms the method's arithmetic needs at the measured peak rates.

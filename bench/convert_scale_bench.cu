@@ -35,6 +35,7 @@ extern "C" {
 #include "cudafilters/cudafilters.h"
 }
 #include "check.cuh"
+#include "same_bytes_copy.cuh"
 extern "C" {
 #include "convert.h"
 #include "scale.h"
@@ -129,24 +130,11 @@ double median_ms(const std::function<void(int)> &fn)
 }
 
 double g_copy_gbs = 0, g_copy2d_gbs = 0;
-uint8_t *g_copy_from = nullptr, *g_copy_to = nullptr; // kWorkingSet each, for same_bytes_copy_ms
-
-// cudaMemcpyAsync of bytes / 2 (so bytes read + written), the source and
-// destination rotating over kWorkingSet each: the copy rate at a case's
-// own size, where fixed launch costs weigh as they do for the case.
+// A device copy of a case's own bytes (same_bytes_copy.cuh), timed as the
+// case is.
 double same_bytes_copy_ms(size_t bytes)
 {
-    if (!g_copy_from) {
-        CHECK(cudaMalloc(&g_copy_from, kWorkingSet));
-        CHECK(cudaMalloc(&g_copy_to, kWorkingSet));
-        CHECK(cudaMemset(g_copy_from, 0x5a, kWorkingSet));
-    }
-    size_t half = bytes / 2, stride = (half + 4095) / 4096 * 4096;
-    size_t n = std::max<size_t>(1, kWorkingSet / stride);
-    return median_ms([&](int i) {
-        size_t off = (size_t)(i % n) * stride;
-        CHECK(cudaMemcpyAsync(g_copy_to + off, g_copy_from + off, half, cudaMemcpyDeviceToDevice, 0));
-    });
+    return bench::same_bytes_copy_ms((double)bytes, kWorkingSet, median_ms);
 }
 
 void row(const std::string &label, double ms, size_t bytes, const char *kernel)
