@@ -77,6 +77,13 @@ __host__ __device__ constexpr int slide_words(int R, int sample_bytes)
     return (2 * R + 1) * 2 * (4 / sample_bytes) <= 40 ? 2 : 1;
 }
 
+/* Samples of a row a thread owns: slide_words words of 4 / sample_bytes
+ * samples. */
+__host__ __device__ constexpr int slide_samples(int R, int sample_bytes)
+{
+    return slide_words(R, sample_bytes) * (4 / sample_bytes);
+}
+
 /* Blocks an SM the register budget is cut for: 80 registers a thread for
  * 8-bit samples at radius 1-2 (two words a thread: a ring of up to 5 rows
  * of 8 sums), 64 for the other radii up to 3 (16-bit radius 2 included),
@@ -145,8 +152,9 @@ template <typename T, int C, int R>
 __device__ __forceinline__ void slide_strip(const SlidePlane &p, int xw, int y0,
                                             const SlideTaps &taps)
 {
-    constexpr int SW = 4 / (int)sizeof(T);                  // samples a word
-    constexpr int WPT = slide_words(R, sizeof(T)), VS = WPT * SW; // words, samples a thread
+    constexpr int SW = 4 / (int)sizeof(T); // samples a word
+    // Words and samples a thread owns.
+    constexpr int WPT = slide_words(R, sizeof(T)), VS = slide_samples(R, sizeof(T));
     constexpr int HW = (R * C + SW - 1) / SW; // words each side that the taps reach
     constexpr int WIN = 2 * HW + WPT, K = 2 * R + 1;
     constexpr int N = slide_rows(R) + 2 * R; // input rows
@@ -297,7 +305,7 @@ blur_slide(const __grid_constant__ SlideLaunch l, const __grid_constant__ SlideT
             const int y = (int)(m / p.edge), e = (int)(m - (long long)y * p.edge);
             run(p, [&](auto channels) {
                 constexpr int C = decltype(channels)::value;
-                constexpr int VS = slide_words(R, sizeof(T)) * (4 / (int)sizeof(T));
+                constexpr int VS = slide_samples(R, sizeof(T));
                 const int x = e < p.left ? e : p.fast_hi * VS + (e - p.left);
                 slide_edge<T, C, R>(p, x, y, taps);
             });
@@ -323,7 +331,8 @@ cudaError_t launch_slide(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                          const cf_blur_plane *planes, int n_planes, cudaStream_t stream)
 {
     static_assert(R <= kSlideMaxR, "taps sized for kSlideMaxR");
-    constexpr int SW = 4 / (int)sizeof(T), WPT = slide_words(R, sizeof(T)), VS = WPT * SW;
+    constexpr int SW = 4 / (int)sizeof(T), WPT = slide_words(R, sizeof(T));
+    constexpr int VS = slide_samples(R, sizeof(T));
     constexpr int THREADS = 32 * kSlideWarps;
     SlideTaps taps = {};
     for (int t = 0; t <= R; t++) {
