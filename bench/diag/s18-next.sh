@@ -1,12 +1,12 @@
 #!/bin/bash
-# Issue 17's next GPU call, prepared in session 18 (not run there: the
-# device tool lent no machine after its sixth call). Layout .dev-s18/
+# Issue 17's next GPU call, prepared in session 18 while the device tool
+# lent no machine, run as its seventh call. Layout .dev-s18/
 # (bench/diag/s18-prepare-next.sh). In about 250 s: the slide check
 # harness; every GPU test but the scheduler's (4 shards) with memcheck and
 # racecheck of the forced methods' small frames beside them; the slide
 # tuning variants; cf-bench's whole blur sweep with the dispatch table's
 # picks (4K and 8K, GRAY8/RGBA/NV12/P010, sigma 0.5-64 and unequal) and
-# the methods forced up to sigma 2; NPP GaussAdvanced (npp-peer, if
+# the methods forced up to sigma 2; cf-convert-scale-bench; NPP GaussAdvanced (npp-peer, if
 # carried) and cupyx (bench/peers.py). Everything into $OUT/next.log and
 # $OUT/next-logs.tgz. No bare `wait`.
 set -u
@@ -45,10 +45,14 @@ echo "rc $?"; grep -v "^| blur" $L/sweep.txt | head -6; grep "^| blur" $L/sweep.
 stamp "methods forced up to sigma 2: cf-bench --only blur --max-sigma 2 --methods --reps 5"
 timeout -k 5 90 $d/build/bench/cf-bench --only blur --max-sigma 2 --methods --reps 5 > $L/methods.txt 2>&1
 echo "rc $?"
+stamp "cf-convert-scale-bench --reps 10 (its same-bytes copy now bench/same_bytes_copy.cuh)"
+timeout -k 5 60 $d/build/bench/cf-convert-scale-bench --reps 10 > $L/convert-scale.txt 2>&1
+echo "rc $?"; head -40 $L/convert-scale.txt
 stamp "NPP GaussAdvanced"
 if [ -x $d/npp-peer ]; then LD_LIBRARY_PATH=/usr/local/cuda/lib64 timeout -k 2 25 $d/npp-peer > $L/npp.txt 2>&1; echo "rc $?"; cat $L/npp.txt; fi
 stamp "cupyx gaussian_filter (truncate=3)"
-PATH=$PLAIN_PATH LD_LIBRARY_PATH=$PLAIN_LD timeout -k 2 60 python3 bench/peers.py > $L/cupyx.txt 2>&1
+PATH=$PLAIN_PATH LD_LIBRARY_PATH=$PLAIN_LD PEERS_SIGMAS=0.5,2,8,32,64 PEERS_CASES=GRAY8,RGBA,NV12 \
+    timeout -k 2 100 python3 bench/peers.py > $L/cupyx.txt 2>&1
 echo "rc $?"; cat $L/cupyx.txt
 stamp done
 cd "$OUT" && tar -czf next-logs.tgz l && rm -rf l

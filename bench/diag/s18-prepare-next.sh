@@ -30,4 +30,5 @@ for v in rows4 rows8 rows12 rows24 asis words1; do
 done
 nvcc $F -o ../$t/slide-check ../bench/diag/slide_check.cu ../kernels/launch.cu &
 wait
+strip ../$t/tune-* ../$t/slide-check
 ls -la ../$t

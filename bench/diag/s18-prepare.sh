@@ -9,7 +9,7 @@ rm -rf $f
 mkdir -p $f/build/core $f/build/bench $f/build/tests
 cp -a $b/core/libcudafilters.so $b/core/libcudafilters.so.0 $b/core/libcudafilters.so.0.1.0 $f/build/core/
 strip $f/build/core/libcudafilters.so.0.1.0
-cp $b/bench/cf-bench $f/build/bench/
+cp $b/bench/cf-bench $b/bench/cf-convert-scale-bench $f/build/bench/
 cp $b/tests/test-kernels-gpu $f/build/tests/
 cp -a .device/rt $f/rt
 [ -x .dev-17c/npp-peer ] && cp .dev-17c/npp-peer $f/
