@@ -18,8 +18,9 @@
  * against 0.062), which is what the dispatch table gives it; for 8-bit
  * frames the register method stays faster at every radius. Nsight Compute
  * has it waiting on its own latency with few warps (about one wave, 27%
- * occupancy at 4K GRAY8 sigma 0.5): taller grids of shorter strips are
- * the next thing to try (bench/diag/s18-next.sh).
+ * occupancy at 4K GRAY8 sigma 0.5); shorter strips (4-12 rows) and one
+ * word a thread did not make it faster (bench/diag/slide_tune.cu,
+ * bench/results/2026-12-01-h200-s18-17-next.log).
  *
  * In a plane's interior, a thread owns one or two 32-bit words of a row
  * (slide_words: 4 or 8 samples of 8 bits, 2 or 4 of 16) and a strip of
