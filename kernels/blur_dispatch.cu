@@ -33,11 +33,14 @@ namespace {
  *   radius 6 (sigma 1.5) the tile method is faster, 0.090 against 0.108
  *   (same file);
  * - the tile method for 16-bit frames of 1-2 channels a plane up to radius
- *   20 (no intermediate plane in device memory: 4K P010 sigma 1.5 in 0.090
- *   ms against the two-pass method's 0.151; from radius 24, sigma 6, the
- *   two-pass method is faster: 0.213 against 0.231 ms, H200, session 16's
- *   final call, bench/results/2026-12-01-h200-s16-final.md; it also takes
- *   8-bit frames and radii up to 48, slower there than reg or sep);
+ *   24 (no intermediate plane in device memory: 4K P010 sigma 1.5 in 0.090
+ *   ms against the two-pass method's 0.151, H200, session 16's final call,
+ *   bench/results/2026-12-01-h200-s16-final.md; since its blocks of 512 and
+ *   1024 threads, sigma 6, radius 24, in 0.205 ms against 0.212, 8K 0.680
+ *   against 0.793; from radius 32, sigma 8, the two-pass method is faster
+ *   at 4K, 0.245 against 0.257: bench/results/2026-12-01-h200-s19-17-tile.md;
+ *   it also takes 8-bit frames and radii up to 48, slower there than reg
+ *   or sep);
  * - else the two-pass method, which takes every frame the element accepts. */
 struct Row {
     cf_blur_method method;
@@ -50,7 +53,7 @@ constexpr Row kTable[] = {
     { CF_BLUR_METHOD_REG, 48, 1, 0, false },
     { CF_BLUR_METHOD_REG, 96, 1, 2, false },
     { CF_BLUR_METHOD_SLIDE, 4, 2, 0, true },
-    { CF_BLUR_METHOD_TILE, 20, 2, 0, false },
+    { CF_BLUR_METHOD_TILE, 24, 2, 0, false },
     { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0, 0, false },
 };
 

@@ -1,6 +1,6 @@
 /* CUDA blur, register-window method (blur_cuda.cuh): 8-bit planes of 1, 2
  * or 4 channels, both passes of a tile in shared memory, for the radii it
- * is built for (1-12, 16, 20, 24, 32, 40, 48; and 56, 64, 72, 80, 88, 96
+ * is built for (1-12, 16, 20, 24, 32, 36, 40, 48; and 56, 64, 72, 80, 88, 96
  * for planes of 1-2 channels); kernels of other radii up to 96 (48 for 4
  * channels), and unequal horizontal and vertical radii, run on the next
  * built radius with their taps centred among zero weights (a zero tap adds
@@ -128,7 +128,7 @@ bool launch_reg_radius(int R, const cf_blur_kernel &kx, const cf_blur_kernel &ky
         CF_REG_CASE(1) CF_REG_CASE(2) CF_REG_CASE(3) CF_REG_CASE(4) CF_REG_CASE(5) CF_REG_CASE(6)
         CF_REG_CASE(7) CF_REG_CASE(8) CF_REG_CASE(9) CF_REG_CASE(10) CF_REG_CASE(11)
         CF_REG_CASE(12) CF_REG_CASE(16) CF_REG_CASE(20) CF_REG_CASE(24) CF_REG_CASE(32)
-        CF_REG_CASE(40) CF_REG_CASE(48)
+        CF_REG_CASE(36) CF_REG_CASE(40) CF_REG_CASE(48)
     }
     // The huge radii: planes of 1-2 channels only (reg_takes).
     if constexpr (C0 != 4) {
@@ -151,6 +151,8 @@ int reg_radius(int r, bool four_channels)
         return r < 1 ? 1 : r;
     if (r <= 24)
         return (r + 3) / 4 * 4; // 16, 20, 24
+    if (r > 32 && r <= 36)
+        return 36; // 8-bit sigma 12 (73 taps), which would run 81 on 40
     if (r <= kRegWideMaxR || (!four_channels && r <= kRegMaxR))
         return (r + 7) / 8 * 8; // 32, 40, 48; 56, 64, ... 96
     return 0;

@@ -20,16 +20,18 @@
  * unsigned arithmetic is exact modulo 2^32 (horizontal) and 2^64
  * (vertical), and blur.h's bounds keep the true sums below either.
  *
- * A block (kThreads threads) makes a tile of kTileS samples (kTileS / C
- * pixels) by kTileH rows. It stages the tile and R pixels on every side
- * (borders folded; samples shifted down, as 16-bit words whatever their size) in shared
- * memory; the horizontal pass makes kNH outputs of one channel of one
- * staged row per item from a window of the row, into 32-bit intermediates
- * in shared memory (the tile's columns and all kTileH + 2R rows); the
- * vertical pass kNV rows of one sample column per thread from a window of
- * the intermediates (64-bit sums for 16-bit samples, 32-bit for 8-bit). Rows of both arrays have an odd
- * number of words, so the 32 lanes of a warp, which take 32 consecutive
- * rows in the horizontal pass, hit 32 different banks. */
+ * A block (tile_threads(R) threads) makes a tile of kTileS samples
+ * (kTileS / C pixels) by TILE_H rows (64; 128 from radius 24). It stages
+ * the tile and R pixels on every side (borders folded; samples shifted
+ * down, as 16-bit words whatever their size) in shared memory; the
+ * horizontal pass makes kNH outputs of one channel of one staged row per
+ * item from a window of the row, into 32-bit intermediates in shared
+ * memory (the tile's columns and all TILE_H + 2R rows); the vertical pass
+ * kNV rows of one sample column per thread from a window of the
+ * intermediates (64-bit sums for 16-bit samples, 32-bit for 8-bit). Rows
+ * of both arrays have an odd number of words, so the 32 lanes of a warp,
+ * which take 32 consecutive rows in the horizontal pass, hit 32 different
+ * banks. */
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -39,27 +41,41 @@
 
 namespace {
 
-constexpr int kThreads = 256;
 constexpr int kTileS = 64;  // output samples of a tile row
 constexpr int kNH = 8;      // outputs per item of the horizontal pass
-constexpr int kNV = 16;     // outputs per thread of the vertical pass
-constexpr int kTileH = kNV * kThreads / kTileS; // 64 rows
+constexpr int kNV = 8;      // outputs per thread of the vertical pass
 constexpr int kMaxR = 48;   // widest radius built
 constexpr int kStageBatch = 8; // staged samples a thread loads before it stores any
+
+/* Threads of a block for radius R: 512 (tiles of 64 rows), 1024 from
+ * radius 24 (tiles of 128 rows, so that the 2R rows of halo the horizontal
+ * pass also makes cost less against the tile's own). Registers are cut to
+ * 64 a thread either way (two blocks of 512 an SM, or one of 1024):
+ * against blocks of 256 threads making 16 rows a thread with up to 128
+ * registers (session 18), 4K P010 radius 8 ran in 91 us instead of 104,
+ * radius 24 in 205 instead of 232, 8K radius 24 in 680 instead of 759
+ * (H200, bench/results/2026-12-01-h200-s19-17-tile.md). */
+__host__ __device__ constexpr int tile_threads(int R)
+{
+    return R >= 24 ? 1024 : 512;
+}
 
 /* The shared memory layout of one tile for C channels and radius R. */
 template <int C, int R> struct TileShape {
     static_assert(C == 1 || C == 2, "1 or 2 channels");
-    static constexpr int IN_H = kTileH + 2 * R;  // staged rows
+    static constexpr int THREADS = tile_threads(R);
+    static constexpr int TILE_H = kNV * THREADS / kTileS; // output rows
+    static constexpr int IN_H = TILE_H + 2 * R;  // staged rows
     static constexpr int IN_S = kTileS + 2 * R * C; // staged samples a row
     // 16-bit words a staged row: IN_SP % 4 == 2, an odd number of 32-bit words.
     static constexpr int IN_SP = (IN_S + 3) / 4 * 4 + 2;
     static constexpr int MID_SP = kTileS + 1; // 32-bit words an intermediate row (odd)
     static constexpr int IN_BYTES = (IN_H * IN_SP * 2 + 15) / 16 * 16;
     static constexpr int BYTES = IN_BYTES + IN_H * MID_SP * 4;
-    // Blocks an SM is built for: 2 (128 registers) where two fit in its
-    // 227 KiB of shared memory, else 1 (2-channel radius 48: 124 KiB).
-    static constexpr int MIN_BLOCKS = 2 * BYTES <= 227 * 1024 ? 2 : 1;
+    // Blocks an SM is built for: two of 512 threads where they fit in its
+    // 227 KiB of shared memory (every radius below 24 does: 2-channel
+    // radius 20 takes 57 KiB), else one.
+    static constexpr int MIN_BLOCKS = THREADS == 512 && 2 * BYTES <= 227 * 1024 ? 2 : 1;
 };
 
 /* Taps centred in 2R + 1 (R the built radius): x[t] and y[t] weigh the
@@ -106,7 +122,7 @@ __device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0
 {
     using Shape = TileShape<C, R>;
     constexpr int IN_S = Shape::IN_S, IN_SP = Shape::IN_SP, N = Shape::IN_H * IN_S;
-    constexpr int ROUNDS = (N + kThreads - 1) / kThreads;
+    constexpr int kThreads = Shape::THREADS, ROUNDS = (N + kThreads - 1) / kThreads;
     const int tid = threadIdx.x;
     for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
         uint32_t v[kStageBatch];
@@ -146,7 +162,8 @@ __device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0
     using Shape = TileShape<C, R>;
     static_assert(R % 2 == 0, "a tile's staged samples start on an even one");
     constexpr int IN_SP = Shape::IN_SP, ROW_PAIRS = Shape::IN_S / 2;
-    constexpr int N = Shape::IN_H * ROW_PAIRS, ROUNDS = (N + kThreads - 1) / kThreads;
+    constexpr int N = Shape::IN_H * ROW_PAIRS, kThreads = Shape::THREADS;
+    constexpr int ROUNDS = (N + kThreads - 1) / kThreads;
     using Pair = std::conditional_t<sizeof(T) == 2, uint32_t, uint16_t>;
     constexpr int BITS = 8 * sizeof(T);
     const int tid = threadIdx.x;
@@ -177,13 +194,13 @@ __device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0
 }
 
 template <typename T, int C, int R>
-__global__ void __launch_bounds__(kThreads, TileShape<C, R>::MIN_BLOCKS)
+__global__ void __launch_bounds__(TileShape<C, R>::THREADS, TileShape<C, R>::MIN_BLOCKS)
 blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps)
 {
     cf_pdl_begin();
     using Shape = TileShape<C, R>;
     constexpr int IN_H = Shape::IN_H, IN_S = Shape::IN_S, IN_SP = Shape::IN_SP;
-    constexpr int MID_SP = Shape::MID_SP;
+    constexpr int MID_SP = Shape::MID_SP, kThreads = Shape::THREADS, kTileH = Shape::TILE_H;
     constexpr int GROUPS = kTileS / kNH; // horizontal items a staged row
     static_assert(kTileS % (kNH * C) == 0, "whole groups of pixels a tile row");
     extern __shared__ __align__(16) uint8_t smem[];
@@ -263,12 +280,14 @@ cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStrea
     if (err != cudaSuccess)
         return err;
     TilePlane p = { pl.src,    pl.src_pitch, pl.dst,   pl.dst_pitch,     pl.width, pl.height,
-                    pl.border, pl.shift,     pl.border_value, (pl.height + kTileH - 1) / kTileH };
+                    pl.border, pl.shift,     pl.border_value,
+                    (pl.height + TileShape<C, R>::TILE_H - 1) / TileShape<C, R>::TILE_H };
     const long long cols = ((long long)pl.width * C + kTileS - 1) / kTileS;
     if (cols > 0x7fffffffLL)
         return cudaErrorInvalidValue;
     const dim3 grid((unsigned)cols, (unsigned)std::min(p.tile_rows, 65535));
-    return cf_launch(blur_tile<T, C, R>, grid, dim3(kThreads), (size_t)bytes, stream, p, taps);
+    return cf_launch(blur_tile<T, C, R>, grid, dim3(TileShape<C, R>::THREADS), (size_t)bytes, stream,
+                     p, taps);
 }
 
 template <typename T, int C>

@@ -87,10 +87,10 @@ TEST(GpuExact, BlurAllFormatsRandomParameters)
 
 namespace {
 
-// Radii of every register kernel: 1..12, 16, 20, 24, the wide 32, 40, 48
-// and the huge 56 .. 96, which take planes of 1-2 channels only.
-const int kRegRadii[] = { 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,
-                          16, 20, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96 };
+// Radii of every register kernel: 1..12, 16, 20, 24, the wide 32, 36, 40,
+// 48 and the huge 56 .. 96, which take planes of 1-2 channels only.
+const int kRegRadii[] = { 1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 16,
+                          20, 24, 32, 36, 40, 48, 56, 64, 72, 80, 88, 96 };
 
 // Each register kernel, every border, random sizes (tiny, odd, wider than
 // a tile or not), GRAY8, the Y plane of NV12, RGBA and BGRx (past radius
@@ -302,8 +302,8 @@ TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
     // The tile method forced on each format of 1-2 channels a plane (16-
     // and 8-bit), at every built radius (2..48) and radii between them (run
     // among zero taps), every border, frames of several tiles each way (64
-    // samples by 64 rows) with odd sizes so the last tiles are partial,
-    // 16-byte aligned rows or not.
+    // samples by 64 rows; 128 rows from radius 24) with odd sizes so the
+    // last tiles are partial, 16-byte aligned rows or not.
     CF_REQUIRE_GPU();
     std::mt19937 rng(1720);
     const cf_format formats[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE,
@@ -464,6 +464,8 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
         { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
         { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // unequal radii: padded
+        { 6, 6, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010, 49 taps: radius 24
+        { 6.5, 6.5, 1, 2, 1, CF_BLUR_METHOD_SEP }, // GRAY16, 53 taps: radius 26
         { 8, 8, 1, 2, 1, CF_BLUR_METHOD_SEP },    // GRAY16, 65 taps: radius 32
         { 8, 1, 1, 2, 2, CF_BLUR_METHOD_SEP },    // the larger radius, 32, decides
         { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_SLIDE }, // 16-bit, one tap of 65536
@@ -475,7 +477,7 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 0.5, 0.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // 8-bit: reg, not slide
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
-        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36: on 40
+        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36
         { 2, 16, 1, 1, 2, CF_BLUR_METHOD_REG },   // NV12, unequal, radius 48
         { 32, 32, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 96
         { 32, 2, 1, 1, 2, CF_BLUR_METHOD_SEP },   // unequal past 48: sep
