@@ -21,7 +21,12 @@ namespace {
  *   they differ much (4K GRAY8 sigma 32: reg 0.219 ms against 0.252; sigma
  *   32 sigma-y 8: 0.219 against 0.186, same file; by its costs, about
  *   0.0011 ms a unit of the horizontal radius and 0.0009 of the vertical
- *   one, they meet near 0.63). The sliding-window method takes these
+ *   one, they meet near 0.63). Since the two-pass method's rows pass
+ *   went to DP2A (session 19) it is the faster one at 4K GRAY8 sigma 24
+ *   and 32 (0.159 and 0.196 ms against 0.165 and 0.220) and RGBA sigma
+ *   16 (0.523 against 0.534), the slower at 8K (GRAY8 sigma 32 0.742
+ *   against 0.676): bench/results/2026-12-01-h200-s19-17-blur.md; the
+ *   rows stay as they were. The sliding-window method takes these
  *   frames up to radius 6 too, but is slower here at every radius (4K
  *   GRAY8 sigma 0.5 0.0174 ms against 0.0167, sigma 1 0.0259 against
  *   0.0181; RGBA and NV12 likewise: bench/results/2026-12-01-h200-s18-17-slide.md);
@@ -38,7 +43,7 @@ namespace {
  *   bench/results/2026-12-01-h200-s16-final.md; since its blocks of 512 and
  *   1024 threads, sigma 6, radius 24, in 0.205 ms against 0.212, 8K 0.680
  *   against 0.793; from radius 32, sigma 8, the two-pass method is faster
- *   at 4K, 0.245 against 0.257: bench/results/2026-12-01-h200-s19-17-tile.md;
+ *   at 4K, 0.245 against 0.257: bench/results/2026-12-01-h200-s19-17-blur.md;
  *   it also takes 8-bit frames and radii up to 48, slower there than reg
  *   or sep);
  * - else the two-pass method, which takes every frame the element accepts. */

@@ -12,8 +12,10 @@
  * below it. Pairs go kChunk at a time, unrolled; the pair count is rounded
  * up to a multiple of kChunk with zero weights, which add nothing.
  *
- * Rows (sep_rows): a block takes a segment of kOut * G pixels of one row,
- * stages it plus R on each side (border folded) in shared memory, one
+ * Rows (sep_rows; 8-bit planes: sep_rows8 in blur_sep_rows8.cuh, two taps
+ * a DP2A instruction, unless the centre holds the whole weight): a block
+ * takes a segment of kOut * G pixels of one row, stages it plus R on each
+ * side (border folded) in shared memory, one
  * array per channel and a reversed copy of it, so that the left and right
  * samples of every pair are at compile-time offsets from two per-thread
  * pointers; a thread makes kOut adjacent outputs of one channel from
@@ -288,10 +290,29 @@ unsigned grid_y(long long n)
     return (unsigned)std::min<long long>(n, 65535);
 }
 
+} // namespace
+
+#include "blur_sep_rows8.cuh" // the rows pass of 8-bit planes
+
+namespace {
+
 template <typename T, int C>
-cudaError_t launch_rows(const SepTaps &taps, const cf_blur_plane &p,
+cudaError_t launch_rows(const SepTaps &taps, const SepPairTaps *pairs, const cf_blur_plane &p,
                         typename SepTypes<T>::Mid *tmp, size_t tmp_pitch, cudaStream_t stream)
 {
+    if constexpr (sizeof(T) == 1) {
+        if (pairs) {
+            constexpr int G = rows_lanes(C), SEG = kOut * G;
+            const size_t shared = (size_t)rows8_shared_bytes(C, pairs->chunks);
+            cudaError_t err = cf_blur_cuda::allow_shared<sep_rows8<C>>(shared);
+            if (err != cudaSuccess)
+                return err;
+            const dim3 grid((unsigned)((p.width + SEG - 1) / SEG), grid_y(p.height));
+            return cf_launch(sep_rows8<C>, grid, dim3(G * C), shared, stream, p.src, p.src_pitch,
+                             tmp, tmp_pitch, p.width, p.height, p.border, p.border_value, p.shift,
+                             *pairs);
+        }
+    }
     constexpr int G = rows_lanes(C), SEG = kOut * G;
     const size_t shared = (size_t)C * rows_channel_words(C, taps.r) * sizeof(uint32_t);
     cudaError_t err = cf_blur_cuda::allow_shared<sep_rows<T, C>>(shared);
@@ -302,18 +323,20 @@ cudaError_t launch_rows(const SepTaps &taps, const cf_blur_plane &p,
                      tmp_pitch, p.width, p.height, p.border, p.border_value, p.shift, taps);
 }
 
+/* pairs: the horizontal taps for sep_rows8 (8-bit planes), or null for
+ * sep_rows. */
 template <typename T>
-cudaError_t sep_plane(const SepTaps &tx, const SepTaps &ty, const cf_blur_plane &p,
-                      void *scratch, size_t tmp_pitch, cudaStream_t stream)
+cudaError_t sep_plane(const SepTaps &tx, const SepPairTaps *pairs, const SepTaps &ty,
+                      const cf_blur_plane &p, void *scratch, size_t tmp_pitch, cudaStream_t stream)
 {
     using Mid = typename SepTypes<T>::Mid;
     Mid *tmp = static_cast<Mid *>(scratch);
     cudaError_t err = cudaErrorInvalidValue;
     switch (p.channels) {
-    case 1: err = launch_rows<T, 1>(tx, p, tmp, tmp_pitch, stream); break;
-    case 2: err = launch_rows<T, 2>(tx, p, tmp, tmp_pitch, stream); break;
-    case 3: err = launch_rows<T, 3>(tx, p, tmp, tmp_pitch, stream); break;
-    case 4: err = launch_rows<T, 4>(tx, p, tmp, tmp_pitch, stream); break;
+    case 1: err = launch_rows<T, 1>(tx, pairs, p, tmp, tmp_pitch, stream); break;
+    case 2: err = launch_rows<T, 2>(tx, pairs, p, tmp, tmp_pitch, stream); break;
+    case 3: err = launch_rows<T, 3>(tx, pairs, p, tmp, tmp_pitch, stream); break;
+    case 4: err = launch_rows<T, 4>(tx, pairs, p, tmp, tmp_pitch, stream); break;
     }
     if (err != cudaSuccess)
         return err;
@@ -352,14 +375,16 @@ cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     cudaStream_t stream)
 {
     const SepTaps tx = make_taps(kx), ty = make_taps(ky);
+    const SepPairTaps px = make_pair_taps(kx);
+    const SepPairTaps *pairs = dp2a_taps(kx) ? &px : nullptr;
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         if (p.width < 1 || p.height < 1)
             continue;
         const cudaError_t err =
             p.sample_bytes == 1
-                ? sep_plane<uint8_t>(tx, ty, p, tmp, tmp_pitch, stream)
-                : sep_plane<uint16_t>(tx, ty, p, tmp, tmp_pitch, stream);
+                ? sep_plane<uint8_t>(tx, pairs, ty, p, tmp, tmp_pitch, stream)
+                : sep_plane<uint16_t>(tx, nullptr, ty, p, tmp, tmp_pitch, stream);
         if (err != cudaSuccess)
             return err;
     }

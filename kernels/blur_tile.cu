@@ -54,7 +54,7 @@ constexpr int kStageBatch = 8; // staged samples a thread loads before it stores
  * against blocks of 256 threads making 16 rows a thread with up to 128
  * registers (session 18), 4K P010 radius 8 ran in 91 us instead of 104,
  * radius 24 in 205 instead of 232, 8K radius 24 in 680 instead of 759
- * (H200, bench/results/2026-12-01-h200-s19-17-tile.md). */
+ * (H200, bench/results/2026-12-01-h200-s19-17-blur.md). */
 __host__ __device__ constexpr int tile_threads(int R)
 {
     return R >= 24 ? 1024 : 512;

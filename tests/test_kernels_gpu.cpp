@@ -278,6 +278,14 @@ TEST(GpuExact, BlurTwoPassMethodEveryFormatRandomRadii)
                         rng);
     compare_with_method(CF_BLUR_METHOD_SEP, "blur=sigma=3:kernel-size=1025:border=constant",
                         CF_FORMAT_RGBA, { 1100, 9 }, rng);
+    compare_with_method(CF_BLUR_METHOD_SEP, "blur=sigma=128:border=reflect", CF_FORMAT_RGB,
+                        { 2100, 40 }, rng);
+    // 8-bit rows whose kernel puts all of its weight on the centre tap
+    // (65536, which DP2A's 16-bit taps cannot carry): the rows pass of
+    // pairs of taps an IMAD instead of sep_rows8.
+    for (cf_format fmt : { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGB, CF_FORMAT_RGBA })
+        compare_with_method(CF_BLUR_METHOD_SEP, "blur=sigma=0.01:sigma-y=2:kernel-size=9", fmt,
+                            { 333, 41 }, rng);
 }
 
 TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
