@@ -23,9 +23,9 @@
  * lanes of a warp, 8 samples apart, hit 32 different banks. Outputs go back
  * through shared memory and leave in coalesced rows.
  *
- * Columns (sep_cols): a block takes 32 * VC adjacent samples of kOut * 8
- * rows; each thread kOut rows of VC adjacent samples, reading the
- * intermediates it needs once each (a window of rows slides down the top
+ * Columns (sep_cols): a block takes 32 * VC adjacent samples of kColOut *
+ * kColWarps rows; each thread kColOut rows of VC adjacent samples, reading
+ * the intermediates it needs once each (a window of rows slides down the top
  * taps and up the bottom ones) from L1/L2 through a table of folded row
  * addresses in shared memory. A constant border's rows point at one row of
  * border_value << 8 that the rows pass writes below the plane. */
@@ -37,11 +37,13 @@
 
 namespace {
 
-constexpr int kOut = 8;   // outputs per thread: pixels of a row, rows of a column
+constexpr int kOut = 8;   // outputs per thread of a rows block: pixels of a row
 constexpr int kChunk = 8; // tap pairs per unrolled step (a multiple of 8: the skew)
 constexpr int kMaxPairs = (CF_BLUR_MAX_KSIZE / 2 + kChunk - 1) / kChunk * kChunk;
+constexpr int kColOut = 8;   // outputs per thread of a columns block: rows of a column
 constexpr int kColWarps = 8; // warps of a columns block, stacked down the rows
-constexpr int kColRows = kOut * kColWarps;
+constexpr int kColMinBlocks = 2; // columns blocks an SM is built for
+constexpr int kColRows = kColOut * kColWarps;
 constexpr int kStageBatch = 8; // staged samples a thread of a rows block loads before storing
 
 /* One direction's taps, paired: w[t] weighs samples -R+t and R-t (t < R),
@@ -201,7 +203,7 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch,
 }
 
 template <typename T>
-__global__ void __launch_bounds__(32 * kColWarps, 2)
+__global__ void __launch_bounds__(32 * kColWarps, kColMinBlocks)
 sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
          uint8_t *__restrict__ dst, size_t dst_pitch, int samples, int height, int border,
          int shift, const __grid_constant__ SepTaps taps)
@@ -228,9 +230,9 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
             rows[k] = tmp + (size_t)(sy < 0 ? height : sy) * tp;
         }
         __syncthreads();
-        VAcc acc[kOut][VC];
+        VAcc acc[kColOut][VC];
 #pragma unroll
-        for (int o = 0; o < kOut; o++)
+        for (int o = 0; o < kColOut; o++)
 #pragma unroll
             for (int v = 0; v < VC; v++) acc[o][v] = 0;
         auto load = [&](int k, uint32_t *v) {
@@ -243,16 +245,16 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
                 v[0] = q.x, v[1] = q.y;
             }
         };
-        // Output row y0 + 8 warp + o, pair t0 + j: top input row (table
-        // index) 8 warp + o + t0 + j + kChunk, bottom 8 warp + o + 2R - t0
-        // - j + kChunk.
-        const int top = kOut * warp + kChunk, bottom = kOut * warp + 2 * R + kChunk;
+        // Output row y0 + kColOut warp + o, pair t0 + j: top input row
+        // (table index) kColOut warp + o + t0 + j + kChunk, bottom kColOut
+        // warp + o + 2R - t0 - j + kChunk.
+        const int top = kColOut * warp + kChunk, bottom = kColOut * warp + 2 * R + kChunk;
         for (int t0 = 0; t0 < taps.pairs; t0 += kChunk) {
 #pragma unroll
             for (int j = 0; j < kChunk; j++) {
                 const uint32_t w = taps.w[t0 + j];
 #pragma unroll
-                for (int o = 0; o < kOut; o++) {
+                for (int o = 0; o < kColOut; o++) {
                     uint32_t a[VC], b[VC];
                     load(top + t0 + o + j, a);
                     load(bottom - t0 + o - j, b);
@@ -262,7 +264,7 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
             }
         }
 #pragma unroll
-        for (int o = 0; o < kOut; o++) {
+        for (int o = 0; o < kColOut; o++) {
             uint32_t a[VC];
             load(top + R + o, a);
 #pragma unroll
@@ -272,8 +274,8 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
         if (x >= samples)
             continue;
 #pragma unroll
-        for (int o = 0; o < kOut; o++) {
-            const int y = y0 + kOut * warp + o;
+        for (int o = 0; o < kColOut; o++) {
+            const int y = y0 + kColOut * warp + o;
             if (y >= height)
                 break;
             T *d = reinterpret_cast<T *>(dst + (size_t)y * dst_pitch) + x;

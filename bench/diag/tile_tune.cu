@@ -22,72 +22,18 @@ bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
 #include <cstdlib>
 #include <vector>
 
-// One output sample of plane p from every input it depends on.
-__global__ void naive(cf_blur_plane p, const __grid_constant__ cf_blur_kernel k)
-{
-    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-    if (x >= p.width * p.channels || y >= p.height)
-        return;
-    const int c = x % p.channels, px = x / p.channels, R = k.size / 2;
-    uint64_t v = 1u << 23;
-    for (int dy = -R; dy <= R; dy++) {
-        const int sy = cf_border_index(y + dy, p.height, p.border);
-        const uint16_t *row = reinterpret_cast<const uint16_t *>(p.src + (size_t)sy * p.src_pitch);
-        uint32_t h = 1u << 7;
-        for (int dx = -R; dx <= R; dx++)
-            h += k.w[dx + R] * (uint32_t)(row[(size_t)cf_border_index(px + dx, p.width, p.border) *
-                                                  p.channels + c] >> p.shift);
-        v += (uint64_t)k.w[dy + R] * (h >> 8);
-    }
-    reinterpret_cast<uint16_t *>(p.dst + (size_t)y * p.dst_pitch)[x] = (uint16_t)((v >> 24) << p.shift);
-}
+#include "blur_naive.cuh"
 
-// Differing samples of tile_run against naive on random P010-like planes
-// of W0 x H0 (odd sizes welcome).
+// Differing samples of tile_run against naive_blur on random P010-like
+// planes of W0 x H0 (odd sizes welcome), reflect101 borders.
 static long long check(int R, int W0, int H0, unsigned seed)
 {
-    cf_blur_kernel k{};
-    k.size = 2 * R + 1;
-    double g[CF_BLUR_MAX_KSIZE], s = 0;
-    for (int t = 0; t < k.size; t++) s += g[t] = std::exp(-(t - R) * (t - R) / (2.0 * (R / 3.0 + 0.5) * (R / 3.0 + 0.5)));
-    uint32_t sum = 0;
-    for (int t = 0; t < k.size; t++) sum += k.w[t] = (uint32_t)(g[t] / s * 65536);
-    k.w[R] += 65536 - sum;
-    for (int t = 0; t < R; t++) k.w[k.size - 1 - t] = k.w[t];
-    long long bad = 0;
+    const cf_blur_kernel k = naive_kernel(R);
     const int W[2] = { W0, W0 / 2 }, H[2] = { H0, H0 / 2 }, C[2] = { 1, 2 };
-    cf_blur_plane pl[2]{}, ref[2]{};
-    std::vector<void *> bufs;
-    for (int i = 0; i < 2; i++) {
-        const size_t pitch = ((size_t)W[i] * C[i] * 2 + 255) / 256 * 256;
-        std::vector<uint16_t> h(pitch / 2 * H[i]);
-        unsigned x = seed + i;
-        for (auto &v : h) { x = x * 1664525u + 1013904223u; v = (uint16_t)(x >> 16); }
-        void *a, *b, *c;
-        cudaMalloc(&a, pitch * H[i]); cudaMalloc(&b, pitch * H[i]); cudaMalloc(&c, pitch * H[i]);
-        cudaMemcpy(a, h.data(), pitch * H[i], cudaMemcpyHostToDevice);
-        cudaMemset(b, 0xAB, pitch * H[i]); cudaMemset(c, 0xCD, pitch * H[i]);
-        bufs.insert(bufs.end(), { a, b, c });
-        pl[i].src = (const uint8_t *)a; pl[i].src_pitch = pitch; pl[i].dst = (uint8_t *)b; pl[i].dst_pitch = pitch;
-        pl[i].width = W[i]; pl[i].height = H[i]; pl[i].channels = C[i]; pl[i].sample_bytes = 2;
-        pl[i].shift = 6; pl[i].border = CF_BORDER_REFLECT101;
-        ref[i] = pl[i]; ref[i].dst = (uint8_t *)c;
-    }
-    if (cf_blur_cuda::tile_run(k, k, pl, 2, 0) != cudaSuccess)
-        return -1;
-    for (int i = 0; i < 2; i++)
-        naive<<<dim3((W[i] * C[i] + 127) / 128, H[i]), 128>>>(ref[i], k);
-    cudaDeviceSynchronize();
-    for (int i = 0; i < 2; i++) {
-        std::vector<uint16_t> a(pl[i].dst_pitch / 2 * H[i]), b(a.size());
-        cudaMemcpy(a.data(), pl[i].dst, a.size() * 2, cudaMemcpyDeviceToHost);
-        cudaMemcpy(b.data(), ref[i].dst, b.size() * 2, cudaMemcpyDeviceToHost);
-        for (int y = 0; y < H[i]; y++)
-            for (int x = 0; x < W[i] * C[i]; x++)
-                bad += a[y * pl[i].dst_pitch / 2 + x] != b[y * pl[i].dst_pitch / 2 + x];
-    }
-    for (auto p : bufs) cudaFree(p);
-    return bad;
+    return check_against_naive<uint16_t>(k, k, 2, W, H, C, 6, CF_BORDER_REFLECT101, 17u * R + seed,
+                                         [&](const cf_blur_plane *pl, int n) {
+                                             return cf_blur_cuda::tile_run(k, k, pl, n, 0);
+                                         });
 }
 
 static float time_it(int R, int W0, int H0)
@@ -153,7 +99,7 @@ int main()
     long long bad = 0;
     for (int R : radii)
         for (int s = 0; s < 2; s++) {
-            const long long b = check(R, s ? 3840 : 1283, s ? 2160 : 771, 17u * R + s);
+            const long long b = check(R, s ? 3840 : 1283, s ? 2160 : 771, s);
             if (b != 0)
                 std::printf("BAD: %s radius %d size %d: %lld samples differ\n", TILE_SRC, R, s, b);
             bad += b != 0;
