@@ -34,12 +34,22 @@
 namespace {
 
 /* Blocks per SM the register budget is cut for (48 registers at 5): 5
- * where an SM holds 1280 threads or more (sm_80 and later), 4 on Turing. */
+ * where an SM holds 1280 threads or more (sm_80 and later), 4 on Turing.
+ * Radii up to kRegSmallMaxR (8-bit sigma 0.5-2), whose tiles take about 30
+ * KiB of shared memory, on sm_90 and later (228 KiB an SM, 2048 threads):
+ * 6, at 40 registers with a few spilled, so more blocks hide each other's
+ * latency (4K GRAY8 radius 2 in 12.8 us instead of 16.9, radius 3 14.9
+ * instead of 18.1, NV12 radius 2 17.8 instead of 21.8; 8K GRAY8 radius 2
+ * 39.8 instead of 50.0; radius 5-6 within 1%: H200, session 19,
+ * bench/results/2026-12-01-h200-s19-17-blur.md). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-constexpr int kRegMinBlocks = 4;
+constexpr int kRegMinBlocks = 4, kRegSmallMinBlocks = 4;
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+constexpr int kRegMinBlocks = 5, kRegSmallMinBlocks = 5;
 #else
-constexpr int kRegMinBlocks = 5;
+constexpr int kRegMinBlocks = 5, kRegSmallMinBlocks = 6;
 #endif
+constexpr int kRegSmallMaxR = 6;
 /* The wide radii (above 24): tiles of 512 threads and up to 100 KiB of
  * shared memory, two blocks an SM, so that a tile is tall enough for its
  * 2R staged rows of halo to cost less than its own rows (the horizontal
@@ -101,6 +111,12 @@ constexpr int reg_opx(int C)
  * accumulators (RowsV * VCols * C registers). */
 constexpr int reg_rows_v(int C, int R)
 {
+    // Two channels at radii up to kRegSmallMaxR: 8 rows (tiles 64 high),
+    // not the 10-11 of the pick below, whose accumulators made the kernel
+    // that also holds the one-channel tiles (blur8_reg<R, 1, 2>) spill
+    // registers at 48 (4K GRAY8 radius 2: 13.3 us against 16.9; same file).
+    if (C == 2 && R <= kRegSmallMaxR)
+        return 8;
     const int W = reg_tile_w(C, R), vc = reg_vcols(C, R), threads = reg_threads(R);
     if (reg_wide(R)) {
         // The tallest tile within 100 KiB (220 KiB for the huge radii) and
@@ -133,7 +149,8 @@ template <int C, int R> struct RegShape {
     static constexpr int W = reg_tile_w(C, R), Opx = reg_opx(C), VCols = reg_vcols(C, R);
     static constexpr int Threads = reg_threads(R);
     static constexpr int RowsV = reg_rows_v(C, R), H = RowsV * VCols * Threads / W;
-    // Over 28 accumulators, 80 registers at 3 blocks; else kRegMinBlocks.
+    // Over 28 accumulators, 80 registers at 3 blocks; else kRegMinBlocks,
+    // kRegSmallMinBlocks up to kRegSmallMaxR.
     // (The one-channel radius-24 kernel's 28 run faster at 5 blocks with
     // a few spilled registers than at 3 without: cf-bench, H200.) The
     // wide radii: 64 registers at 2 blocks of 512 threads; the huge ones
@@ -141,6 +158,7 @@ template <int C, int R> struct RegShape {
     static constexpr int MinBlocks = reg_huge(R)                ? 1
                                      : reg_wide(R)              ? 2
                                      : RowsV * VCols * C > 28 ? 3
+                                     : R <= kRegSmallMaxR     ? kRegSmallMinBlocks
                                                               : kRegMinBlocks;
 };
 constexpr int kRegMaxR = 96; // widest radius built

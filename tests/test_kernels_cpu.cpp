@@ -271,9 +271,9 @@ TEST(BorderIndex, FoldsLikeOpenCv)
 TEST(BlurRegRows, SplitsTheLastWaveOfAnH200)
 {
     int full[CF_MAX_PLANES], first[CF_MAX_PLANES];
-    // 4K GRAY8 at sigma 2: 27 rows of 60 tiles of 80 rows on 660 slots
-    // (132 SMs x 5): 1620 % 660 = 300 tiles in the last wave, its 5 tile
-    // rows split into 10.
+    // 4K GRAY8 in tiles of 80 rows: 27 rows of 60 tiles on 660 slots
+    // (132 SMs x 5 blocks): 1620 % 660 = 300 tiles in the last wave, its 5
+    // tile rows split into 10.
     const int h1[] = { 2160 }, t1[] = { 80 }, c1[] = { 60 };
     EXPECT_EQ(cf_blur_reg_rows(1, h1, t1, c1, 660, full, first), 32);
     EXPECT_EQ(full[0], 22);
