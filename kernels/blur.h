@@ -182,10 +182,18 @@ typedef enum cf_blur_method {
 
 /* "auto", "reg", "sep", "tile", "slide". */
 CF_API const char *cf_blur_method_name(cf_blur_method method);
-/* The method the dispatch table picks for these planes and kernels
- * (CF_BLUR_METHOD_AUTO when none takes them). Pure host arithmetic. */
+/* The method the dispatch table picks for these planes and kernels on the
+ * current CUDA device (CF_BLUR_METHOD_AUTO when none takes them): host
+ * arithmetic, after one query of the device's shared memory a block
+ * (kept; without a device, as if it had no limit). */
 CF_API cf_blur_method cf_blur_cuda_pick(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
                                         const cf_blur_plane *planes, int n_planes);
+/* The same on a GPU whose blocks may opt in to shared_limit bytes of
+ * shared memory (99 KiB on sm_86 and sm_89, 64 on sm_75: the methods whose
+ * tiles need more are passed over). Pure host arithmetic. */
+CF_API cf_blur_method cf_blur_cuda_pick_for(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
+                                            const cf_blur_plane *planes, int n_planes,
+                                            int shared_limit);
 /* Test hook, exported for tests and cf-bench: every later GPU blur of the
  * process runs `method` (CF_BLUR_METHOD_AUTO: the table's pick; a method
  * that does not take a frame fails it with CF_ERROR_UNSUPPORTED_FORMAT),

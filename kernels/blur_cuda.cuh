@@ -22,7 +22,9 @@
  *     device memory (the 16-bit fast path; reg's DP2A pairs need 8-bit
  *     samples).
  *   sep (blur_sep.cu): everything the element takes (1-4 channels, 8 and
- *     16 bits, kernels up to 1025 taps each way, unequal radii). Two
+ *     16 bits, kernels up to 1025 taps each way, unequal radii), in at
+ *     most 56 KiB of shared memory a block, which every GPU we build for
+ *     (sm_75 and later: 64 KiB or more) allows. Two
  *     passes through the scratch plane, each from shared memory or L1 with
  *     the symmetric taps paired: one multiply-add per pair of taps, so its
  *     cost grows linearly in the taps at half the multiply-adds of a plain
@@ -36,6 +38,7 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <climits>
 
 #include "blur.h"
 #include "launch.cuh"
@@ -57,13 +60,15 @@ inline uint32_t centred_tap(const cf_blur_kernel &k, int R, int t)
  * channels). */
 int reg_radius(int r, bool four_channels);
 
-/* Whether the register method takes these planes and kernels. Pure host
- * arithmetic. */
+/* Whether the register method takes these planes and kernels on a GPU
+ * whose blocks may have shared_limit bytes of shared memory (its tiles
+ * take up to 100 KiB, 220 for the huge radii). Pure host arithmetic. */
 bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-               int n_planes);
+               int n_planes, int shared_limit);
 
 /* Queues the register method on stream: false when it does not take the
- * frame (reg_takes, or more tile rows than an int counts), else true with
+ * frame (reg_takes on the current device, or more tile rows than an int
+ * counts), else true with
  * the launch's error in *err. split: whether a last wave that would leave
  * most of the GPU idle is split into tiles of half height. */
 bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
@@ -73,13 +78,15 @@ bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_p
  * built one at least r), or 0 past 48. */
 int tile_radius(int r);
 
-/* Whether the tile method takes these planes and kernels. Pure host
- * arithmetic. */
+/* Whether the tile method takes these planes and kernels on a GPU whose
+ * blocks may have shared_limit bytes of shared memory (a tile takes 86-103
+ * KiB from radius 24, up to 170 at radius 48). Pure host arithmetic. */
 bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-                int n_planes);
+                int n_planes, int shared_limit);
 
 /* Queues the tile method on stream, one launch a plane. Returns the first
- * launch error; cudaErrorInvalidValue when it does not take the frame. */
+ * launch error; cudaErrorInvalidValue when it does not take the frame on
+ * the current device (tile_takes). */
 cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                      const cf_blur_plane *planes, int n_planes, cudaStream_t stream);
 
@@ -117,6 +124,20 @@ bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
                     cudaStream_t stream);
+
+/* The shared memory a block of the current device may opt in to
+ * (cf_device_shared_optin), or INT_MAX where the device cannot be asked
+ * (no GPU: the launch then reports that). */
+inline int shared_limit()
+{
+    int device = 0, bytes = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cf_device_shared_optin(device, &bytes) != cudaSuccess) {
+        (void)cudaGetLastError(); // no device: not an error of the next launch
+        return INT_MAX;
+    }
+    return bytes;
+}
 
 /* Raises Kernel's dynamic shared memory limit to `bytes` the first time a
  * launch needs more than the default 48 KiB (and again only for more).

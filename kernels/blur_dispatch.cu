@@ -80,13 +80,17 @@ std::atomic<int> g_forced{ CF_BLUR_METHOD_AUTO };
 std::atomic<bool> g_split{ true };
 thread_local cf_blur_method t_last = CF_BLUR_METHOD_AUTO;
 
+/* Whether method m takes the frame on a GPU whose blocks may have
+ * shared_limit bytes of shared memory (the sliding-window method uses
+ * none; the two-pass method fits every GPU built for). */
 bool takes(cf_blur_method m, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
-           const cf_blur_plane *planes, int n_planes)
+           const cf_blur_plane *planes, int n_planes, int shared_limit)
 {
     switch (m) {
-    case CF_BLUR_METHOD_REG: return cf_blur_cuda::reg_takes(kx, ky, planes, n_planes);
+    case CF_BLUR_METHOD_REG: return cf_blur_cuda::reg_takes(kx, ky, planes, n_planes, shared_limit);
     case CF_BLUR_METHOD_SEP: return cf_blur_cuda::sep_takes(kx, ky, planes, n_planes);
-    case CF_BLUR_METHOD_TILE: return cf_blur_cuda::tile_takes(kx, ky, planes, n_planes);
+    case CF_BLUR_METHOD_TILE:
+        return cf_blur_cuda::tile_takes(kx, ky, planes, n_planes, shared_limit);
     case CF_BLUR_METHOD_SLIDE: return cf_blur_cuda::slide_takes(kx, ky, planes, n_planes);
     default: return false;
     }
@@ -125,14 +129,22 @@ extern "C" cf_blur_method cf_blur_cuda_last_method(void)
     return t_last;
 }
 
-extern "C" cf_blur_method cf_blur_cuda_pick(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
-                                            const cf_blur_plane *planes, int n_planes)
+extern "C" cf_blur_method cf_blur_cuda_pick_for(const cf_blur_kernel *kx,
+                                                const cf_blur_kernel *ky,
+                                                const cf_blur_plane *planes, int n_planes,
+                                                int shared_limit)
 {
     for (const Row &row : kTable)
         if (row_fits(row, kx->size / 2, ky->size / 2, planes, n_planes) &&
-            takes(row.method, *kx, *ky, planes, n_planes))
+            takes(row.method, *kx, *ky, planes, n_planes, shared_limit))
             return row.method;
     return CF_BLUR_METHOD_AUTO;
+}
+
+extern "C" cf_blur_method cf_blur_cuda_pick(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
+                                            const cf_blur_plane *planes, int n_planes)
+{
+    return cf_blur_cuda_pick_for(kx, ky, planes, n_planes, cf_blur_cuda::shared_limit());
 }
 
 extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur_kernel *ky,
@@ -147,15 +159,17 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
             return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT, "blur: %d channels",
                                 planes[i].channels);
     const cf_blur_method forced = (cf_blur_method)g_forced.load(std::memory_order_relaxed);
+    const int limit = cf_blur_cuda::shared_limit();
     cf_blur_method m = forced;
     if (m == CF_BLUR_METHOD_AUTO)
-        m = cf_blur_cuda_pick(kx, ky, planes, n_planes);
-    if (m == CF_BLUR_METHOD_AUTO || !takes(m, *kx, *ky, planes, n_planes))
+        m = cf_blur_cuda_pick_for(kx, ky, planes, n_planes, limit);
+    if (m == CF_BLUR_METHOD_AUTO || !takes(m, *kx, *ky, planes, n_planes, limit))
         return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT,
                             "blur: the CUDA method %s does not take %d planes of %d channels, "
-                            "%d-byte samples, %d x %d taps",
+                            "%d-byte samples, %d x %d taps (on a GPU of %d bytes of shared "
+                            "memory a block)",
                             cf_blur_method_name(m), n_planes, planes[0].channels,
-                            planes[0].sample_bytes, kx->size, ky->size);
+                            planes[0].sample_bytes, kx->size, ky->size, limit);
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t err = cudaSuccess;
     if (m == CF_BLUR_METHOD_REG &&

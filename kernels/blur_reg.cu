@@ -158,8 +158,16 @@ int reg_radius(int r, bool four_channels)
     return 0;
 }
 
+/* Shared memory of the register method's tile of C channels at built
+ * radius R (the shapes of blur_reg_shape.cuh, evaluated at run time). */
+static int reg_tile_bytes(int C, int R)
+{
+    const int W = reg_tile_w(C, R);
+    return reg_shared_bytes(C, R, W, reg_rows_v(C, R) * reg_vcols(C, R) * reg_threads(R) / W);
+}
+
 bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-               int n_planes)
+               int n_planes, int shared_limit)
 {
     if (n_planes < 1 || n_planes > CF_MAX_PLANES)
         return false;
@@ -178,6 +186,9 @@ bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
             return false;
         small = small && (p.channels == 1 || p.channels == 2);
         four = four && p.channels == 4;
+        if ((p.channels == 1 || p.channels == 2 || p.channels == 4) &&
+            reg_tile_bytes(p.channels, R) > shared_limit)
+            return false;
     }
     return small || four;
 }
@@ -185,7 +196,7 @@ bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
              int n_planes, bool split, cudaStream_t stream, cudaError_t *err)
 {
-    if (!reg_takes(kx, ky, planes, n_planes))
+    if (!reg_takes(kx, ky, planes, n_planes, shared_limit()))
         return false;
     const int R = reg_radius(std::max(kx.size, ky.size) / 2, planes[0].channels == 4);
     if (planes[0].channels == 4)

@@ -61,17 +61,33 @@ __host__ __device__ constexpr int tile_threads(int R)
 }
 
 /* The shared memory layout of one tile for C channels and radius R. */
+__host__ __device__ constexpr int tile_in_h(int R) // staged rows
+{
+    return kNV * tile_threads(R) / kTileS + 2 * R;
+}
+__host__ __device__ constexpr int tile_in_sp(int C, int R) // 16-bit words a staged row
+{
+    // IN_SP % 4 == 2: an odd number of 32-bit words.
+    return (kTileS + 2 * R * C + 3) / 4 * 4 + 2;
+}
+__host__ __device__ constexpr int tile_in_bytes(int C, int R)
+{
+    return (tile_in_h(R) * tile_in_sp(C, R) * 2 + 15) / 16 * 16;
+}
+__host__ __device__ constexpr int tile_bytes(int C, int R)
+{
+    return tile_in_bytes(C, R) + tile_in_h(R) * (kTileS + 1) * 4;
+}
 template <int C, int R> struct TileShape {
     static_assert(C == 1 || C == 2, "1 or 2 channels");
     static constexpr int THREADS = tile_threads(R);
     static constexpr int TILE_H = kNV * THREADS / kTileS; // output rows
-    static constexpr int IN_H = TILE_H + 2 * R;  // staged rows
+    static constexpr int IN_H = tile_in_h(R);  // staged rows
     static constexpr int IN_S = kTileS + 2 * R * C; // staged samples a row
-    // 16-bit words a staged row: IN_SP % 4 == 2, an odd number of 32-bit words.
-    static constexpr int IN_SP = (IN_S + 3) / 4 * 4 + 2;
+    static constexpr int IN_SP = tile_in_sp(C, R);
     static constexpr int MID_SP = kTileS + 1; // 32-bit words an intermediate row (odd)
-    static constexpr int IN_BYTES = (IN_H * IN_SP * 2 + 15) / 16 * 16;
-    static constexpr int BYTES = IN_BYTES + IN_H * MID_SP * 4;
+    static constexpr int IN_BYTES = tile_in_bytes(C, R);
+    static constexpr int BYTES = tile_bytes(C, R);
     // Blocks an SM is built for: two of 512 threads where they fit in its
     // 227 KiB of shared memory (every radius below 24 does: 2-channel
     // radius 20 takes 57 KiB), else one.
@@ -319,7 +335,7 @@ int tile_radius(int r)
 }
 
 bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-                int n_planes)
+                int n_planes, int shared_limit)
 {
     if (n_planes < 1 || n_planes > CF_MAX_PLANES || kx.size < 1 || ky.size < 1 ||
         kx.size % 2 == 0 || ky.size % 2 == 0 || tile_radius(std::max(kx.size, ky.size) / 2) == 0 ||
@@ -327,7 +343,9 @@ bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
         return false;
     for (int i = 0; i < n_planes; i++)
         if ((planes[i].sample_bytes != 1 && planes[i].sample_bytes != 2) ||
-            (planes[i].channels != 1 && planes[i].channels != 2))
+            (planes[i].channels != 1 && planes[i].channels != 2) ||
+            tile_bytes(planes[i].channels, tile_radius(std::max(kx.size, ky.size) / 2)) >
+                shared_limit)
             return false;
     return true;
 }
@@ -335,7 +353,7 @@ bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
 cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                      const cf_blur_plane *planes, int n_planes, cudaStream_t stream)
 {
-    if (!tile_takes(kx, ky, planes, n_planes))
+    if (!tile_takes(kx, ky, planes, n_planes, shared_limit()))
         return cudaErrorInvalidValue;
     const int R = tile_radius(std::max(kx.size, ky.size) / 2);
     TileTaps taps = {};

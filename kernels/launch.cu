@@ -29,6 +29,25 @@ cudaError_t cf_device_facts(int device, int *sms, int *major)
     return cudaSuccess;
 }
 
+cudaError_t cf_device_shared_optin(int device, int *bytes)
+{
+    // One word a device: the bytes, 0 while unknown (every device allows
+    // some).
+    static std::atomic<int> kept[kCfCachedDevices];
+    const bool cacheable = device >= 0 && device < kCfCachedDevices;
+    int v = cacheable ? kept[device].load(std::memory_order_relaxed) : 0;
+    if (v == 0) {
+        const cudaError_t err =
+            cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+        if (err != cudaSuccess)
+            return err;
+        if (cacheable)
+            kept[device].store(v, std::memory_order_relaxed);
+    }
+    *bytes = v;
+    return cudaSuccess;
+}
+
 bool cf_pdl_enabled()
 {
 #ifndef CF_PDL_BUILT

@@ -59,6 +59,14 @@ constexpr int kCfCachedDevices = 64;
  * device, no driver), with *sms and *major untouched. */
 cudaError_t cf_device_facts(int device, int *sms, int *major);
 
+/* The most dynamic shared memory a block of CUDA device `device` (an index
+ * of cudaGetDevice) may opt in to, in bytes (cudaDevAttrMaxSharedMemoryPer
+ * BlockOptin: 227 KiB on sm_90, 163 on sm_80, 99 on sm_86 and sm_89, 64 on
+ * sm_75). Asked once per device and kept, as cf_device_facts; thread-safe.
+ * Returns cudaSuccess, or the runtime's error of the lookup with *bytes
+ * untouched. */
+cudaError_t cf_device_shared_optin(int device, int *bytes);
+
 /* True when launches on the current device get the PDL attribute: built
  * with CF_PDL_BUILT, compute capability 9.0 or later and CUDAFILTERS_PDL is
  * not "0". The environment is read once per process and the device's

@@ -441,6 +441,9 @@ TEST(GpuExact, BlurForcedMethodThatDoesNotTakeTheFrameFails)
 }
 #endif
 
+// An H200's shared memory a block (cudaDevAttrMaxSharedMemoryPerBlockOptin).
+constexpr int kH200Shared = 227 * 1024;
+
 // The dispatch table's picks (pure host arithmetic, no GPU needed).
 TEST(BlurDispatch, TablePicksAMethodPerShape)
 {
@@ -511,8 +514,47 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
             planes[i].channels = i == 0 || c.channels != 1 ? c.channels : 2; // NV12's UV
             planes[i].sample_bytes = c.sample_bytes;
         }
-        EXPECT_EQ(cf_blur_cuda_pick(&kx, &ky, planes, c.n_planes), c.want)
+        EXPECT_EQ(cf_blur_cuda_pick_for(&kx, &ky, planes, c.n_planes, kH200Shared), c.want)
             << "sigma " << c.sigma << "/" << c.sigma_y << ", " << c.channels << " channels";
+    }
+    // GPUs of less shared memory a block: the methods whose tiles do not
+    // fit are passed over (sm_80 163 KiB, sm_86/sm_89 99 KiB, sm_75 64).
+    struct Small {
+        int limit;
+        double sigma;
+        int channels, sample_bytes, n_planes;
+        cf_blur_method want;
+    } small[] = {
+        { 166912, 24, 1, 1, 1, CF_BLUR_METHOD_REG },  // GRAY8 radius 72: 138 KiB
+        { 166912, 32, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 96: 169 KiB
+        { 166912, 24, 1, 1, 2, CF_BLUR_METHOD_SEP },  // NV12's UV tiles at 72: 189 KiB
+        { 101376, 16, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12 radius 48: 85 KiB
+        { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA radius 36: 95 KiB
+        { 101376, 24, 1, 1, 1, CF_BLUR_METHOD_SEP },  // GRAY8 radius 72
+        { 101376, 6, 1, 2, 2, CF_BLUR_METHOD_SEP },   // P010 radius 24: UV tiles 100.4 KiB
+        { 101376, 6, 1, 2, 1, CF_BLUR_METHOD_TILE },  // GRAY16 radius 24: 84 KiB
+        { 65536, 16, 1, 1, 1, CF_BLUR_METHOD_REG },   // GRAY8 radius 48: 63.7 KiB
+        { 65536, 16, 1, 1, 2, CF_BLUR_METHOD_SEP },   // NV12's UV tiles at 48: 85 KiB
+        { 65536, 12, 4, 1, 1, CF_BLUR_METHOD_SEP },   // RGBA radius 36
+        { 65536, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA radius 24: 46 KiB
+        { 65536, 5, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010 radius 20: 56 KiB
+        { 65536, 6, 1, 2, 1, CF_BLUR_METHOD_SEP },    // GRAY16 radius 24
+    };
+    for (const Small &c : small) {
+        const double per_sigma = c.sample_bytes == 1 ? 6.0 : 8.0;
+        cf_blur_kernel k;
+        k.size = (int)std::lrint(c.sigma * per_sigma + 1.0) | 1;
+        for (int t = 0; t < k.size; t++) k.w[t] = 1;
+        k.w[k.size / 2] = 65536u - (uint32_t)(k.size - 1);
+        cf_blur_plane planes[2] = {};
+        for (int i = 0; i < c.n_planes; i++) {
+            planes[i].width = 64, planes[i].height = 64;
+            planes[i].channels = i == 0 || c.channels != 1 ? c.channels : 2;
+            planes[i].sample_bytes = c.sample_bytes;
+        }
+        EXPECT_EQ(cf_blur_cuda_pick_for(&k, &k, planes, c.n_planes, c.limit), c.want)
+            << "sigma " << c.sigma << ", " << c.channels << " channels, " << c.n_planes
+            << " planes, " << c.limit << " bytes";
     }
     // 16-bit rows that are not 4-byte aligned: not the sliding-window
     // method (its interior loads words), the tile method.
@@ -521,11 +563,14 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
     k5.w[0] = k5.w[4] = 1, k5.w[1] = k5.w[3] = 1, k5.w[2] = 65532;
     cf_blur_plane odd = {};
     odd.width = 64, odd.height = 64, odd.channels = 1, odd.sample_bytes = 2, odd.src_pitch = 130;
-    EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_TILE);
+    EXPECT_EQ(cf_blur_cuda_pick_for(&k5, &k5, &odd, 1, kH200Shared), CF_BLUR_METHOD_TILE);
     odd.src_pitch = 128;
-    EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_SLIDE);
+    EXPECT_EQ(cf_blur_cuda_pick_for(&k5, &k5, &odd, 1, kH200Shared), CF_BLUR_METHOD_SLIDE);
     // A plane too tall for the method's int row numbers: the next row.
     odd.height = INT_MAX;
+    EXPECT_EQ(cf_blur_cuda_pick_for(&k5, &k5, &odd, 1, kH200Shared), CF_BLUR_METHOD_TILE);
+    // On this machine's GPU (or none: no limit) the table's picks for a
+    // frame whose every method fits are the same.
     EXPECT_EQ(cf_blur_cuda_pick(&k5, &k5, &odd, 1), CF_BLUR_METHOD_TILE);
 #endif
 }
