@@ -104,6 +104,37 @@ template <> struct SepTypes<uint16_t> {
     static constexpr int VC = 2;
 };
 
+/* Stages pixels x .. x + n - 1 of row s (C channels a pixel, T samples):
+ * store(i, ch, v) gets channel ch of pixel x + i, folded into the row of
+ * `width` pixels by `border` (border_value outside for a constant one) and
+ * shifted down by `shift`, for every i < n, the block's `threads` threads
+ * taking every threads-th sample. A thread issues kStageBatch loads before
+ * it stores any, so their latencies overlap (a load then its store, one at
+ * a time, made the staging of a row several memory latencies long: most of
+ * a rows pass's time at small radii, a block being one row). */
+template <int C, typename T, typename Store>
+__device__ __forceinline__ void stage_row(const T *s, int x, int n, int width, int border,
+                                          uint32_t border_value, int shift, int threads,
+                                          Store store)
+{
+    const int n_items = n * C;
+    for (int k0 = threadIdx.x; k0 < n_items; k0 += kStageBatch * threads) {
+        uint32_t v[kStageBatch];
+#pragma unroll
+        for (int b = 0; b < kStageBatch; b++) {
+            const int k = k0 + b * threads, i = k / C, ch = k - i * C;
+            const int sx = k < n_items ? cf_border_index(x + i, width, border) : -1;
+            v[b] = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
+        }
+#pragma unroll
+        for (int b = 0; b < kStageBatch; b++) {
+            const int k = k0 + b * threads, i = k / C, ch = k - i * C;
+            if (k < n_items)
+                store(i, ch, v[b]);
+        }
+    }
+}
+
 /* Three blocks an SM (at most 80 registers; none spilled, ptxas -v for
  * sm_90): a block is one row, so the blocks in flight are what hides the
  * memory latency of this pass. */
@@ -134,30 +165,13 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch,
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
         const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch);
         // Stage: pixel x0 - R + i of channel ch at fwd[skew(i)] and
-        // rev[skew(n_staged - 1 - i)]; kChunk zeros after each. A thread
-        // issues kStageBatch loads before it stores any, so their latencies
-        // overlap (a load then its store, one at a time, made the staging
-        // of a row several memory latencies long: most of this pass's time
-        // at small radii, a block being one row).
-        const int n_items = n_staged * C;
-        for (int k0 = tid; k0 < n_items; k0 += kStageBatch * G * C) {
-            uint32_t v[kStageBatch];
-#pragma unroll
-            for (int b = 0; b < kStageBatch; b++) {
-                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
-                const int sx = k < n_items ? cf_border_index(x0 - R + i, width, border) : -1;
-                v[b] = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
-            }
-#pragma unroll
-            for (int b = 0; b < kStageBatch; b++) {
-                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
-                if (k < n_items) {
-                    uint32_t *f = sh + ch * chw;
-                    f[skew(i)] = v[b];
-                    f[arr + skew(n_staged - 1 - i)] = v[b];
-                }
-            }
-        }
+        // rev[skew(n_staged - 1 - i)]; kChunk zeros after each.
+        stage_row<C>(s, x0 - R, n_staged, width, border, border_value, shift, G * C,
+                     [&](int i, int ch, uint32_t v) {
+                         uint32_t *f = sh + ch * chw;
+                         f[skew(i)] = v;
+                         f[arr + skew(n_staged - 1 - i)] = v;
+                     });
         for (int k = tid; k < kChunk * C; k += G * C) {
             uint32_t *f = sh + (k / kChunk) * chw;
             f[skew(n_staged + k % kChunk)] = 0;

@@ -28,8 +28,9 @@
 
 #include "blur_cuda.cuh"
 
-// Only blur_sep.cu includes this file, after its constants: what it
-// declares lies in that file's unnamed namespace, as if written there.
+// Only blur_sep.cu includes this file, after its constants and stage_row:
+// what it declares lies in that file's unnamed namespace, as if written
+// there.
 namespace {
 
 constexpr int kMaxDpPairs = ((CF_BLUR_MAX_KSIZE + 1) / 2 + kChunk - 1) / kChunk * kChunk;
@@ -105,23 +106,8 @@ sep_rows8(const uint8_t *__restrict__ src, size_t src_pitch, uint16_t *__restric
     const int c = tid / G, l = tid - c * G; // this thread: channel c, pixels x0 + 8l ..
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
         const uint8_t *s = src + (size_t)y * src_pitch;
-        // Stage, kStageBatch loads in flight a thread before its stores.
-        const int n_items = n_staged * C;
-        for (int k0 = tid; k0 < n_items; k0 += kStageBatch * G * C) {
-            uint32_t v[kStageBatch];
-#pragma unroll
-            for (int b = 0; b < kStageBatch; b++) {
-                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
-                const int sx = k < n_items ? cf_border_index(x0 - R + i, width, border) : -1;
-                v[b] = sx < 0 ? border_value : (uint32_t)s[(size_t)sx * C + ch] >> shift;
-            }
-#pragma unroll
-            for (int b = 0; b < kStageBatch; b++) {
-                const int k = k0 + b * G * C, i = k / C, ch = k - i * C;
-                if (k < n_items)
-                    smem[ch * array_bytes + i] = (uint8_t)v[b];
-            }
-        }
+        stage_row<C>(s, x0 - R, n_staged, width, border, border_value, shift, G * C,
+                     [&](int i, int ch, uint32_t v) { smem[ch * array_bytes + i] = (uint8_t)v; });
         __syncthreads();
         if (c < C) {
             const uint32_t *f = reinterpret_cast<const uint32_t *>(smem + c * array_bytes) + 2 * l;

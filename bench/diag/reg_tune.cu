@@ -5,7 +5,7 @@
 // over 16 copies. REG_SRC names a copy of blur_reg.cu and its headers with
 // the shapes for radii 1-6 replaced (bench/diag/s19-prepare-reg-tune.sh);
 // the output lines name it. Times in microseconds. First each variant is
-// checked against a naive blur (bench/diag/blur_naive.cuh), radii 1-6,
+// checked against a naive blur (bench/diag/blur_harness.cuh), radii 1-6,
 // every border, odd sizes.
 #include REG_SRC
 bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
@@ -19,7 +19,7 @@ bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
 #include <cstdio>
 #include <vector>
 
-#include "blur_naive.cuh"
+#include "blur_harness.cuh"
 
 static cudaError_t run(const cf_blur_kernel &k, const cf_blur_plane *pl, int n)
 {
@@ -32,47 +32,8 @@ static cudaError_t run(const cf_blur_kernel &k, const cf_blur_plane *pl, int n)
 static float time_it(int R, int n, const int *W, const int *H, const int *C)
 {
     const cf_blur_kernel k = naive_kernel(R);
-    cf_blur_plane pl[2]{};
-    const int copies = 16;
-    std::vector<uint8_t *> src(copies * 2, nullptr), dst(2, nullptr);
-    for (int i = 0; i < n; i++) {
-        const size_t pitch = (size_t)W[i] * C[i];
-        for (int c = 0; c < copies; c++) {
-            cudaMalloc(&src[c * 2 + i], pitch * H[i]);
-            cudaMemset(src[c * 2 + i], c * 7 + 1, pitch * H[i]);
-        }
-        cudaMalloc(&dst[i], pitch * H[i]);
-        pl[i].src_pitch = pl[i].dst_pitch = pitch;
-        pl[i].dst = dst[i];
-        pl[i].width = W[i];
-        pl[i].height = H[i];
-        pl[i].channels = C[i];
-        pl[i].sample_bytes = 1;
-    }
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    std::vector<float> us;
-    for (int rep = 0; rep < 10; rep++) {
-        cudaEventRecord(a);
-        for (int r = 0; r < 10; r++) {
-            for (int i = 0; i < n; i++) pl[i].src = src[((rep * 10 + r) % copies) * 2 + i];
-            if (run(k, pl, n) != cudaSuccess)
-                return -1;
-        }
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float t;
-        cudaEventElapsedTime(&t, a, b);
-        if (rep > 0)
-            us.push_back(t * 100);
-    }
-    for (auto p : src) cudaFree(p);
-    for (auto p : dst) cudaFree(p);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
+    return time_planes<uint8_t>(n, W, H, C, 0, 16,
+                                [&](const cf_blur_plane *pl, int m) { return run(k, pl, m); });
 }
 
 int main()

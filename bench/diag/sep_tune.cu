@@ -7,7 +7,7 @@
 // copy of blur_sep.cu with the columns pass's constants replaced
 // (bench/diag/s19-prepare-sep-tune.sh); the output lines name it. Times in
 // microseconds. First each variant is checked against a naive blur
-// (bench/diag/blur_naive.cuh) on odd-sized planes, every border.
+// (bench/diag/blur_harness.cuh) on odd-sized planes, every border.
 #include SEP_SRC
 bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
 {
@@ -20,7 +20,7 @@ bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
 #include <cstdio>
 #include <vector>
 
-#include "blur_naive.cuh"
+#include "blur_harness.cuh"
 
 struct Scratch {
     void *p = nullptr;
@@ -50,48 +50,10 @@ static float time_it(int R, int n, const int *W, const int *H, const int *C)
 {
     const cf_blur_kernel k = naive_kernel(R);
     Scratch s(W[0] * C[0], H[0]);
-    cf_blur_plane pl[2]{};
-    const int copies = 12;
-    std::vector<uint8_t *> src(copies * 2, nullptr), dst(2, nullptr);
-    for (int i = 0; i < n; i++) {
-        const size_t pitch = (size_t)W[i] * C[i] * sizeof(T);
-        for (int c = 0; c < copies; c++) {
-            cudaMalloc(&src[c * 2 + i], pitch * H[i]);
-            cudaMemset(src[c * 2 + i], c * 7 + 1, pitch * H[i]);
-        }
-        cudaMalloc(&dst[i], pitch * H[i]);
-        pl[i].src_pitch = pl[i].dst_pitch = pitch;
-        pl[i].dst = dst[i];
-        pl[i].width = W[i];
-        pl[i].height = H[i];
-        pl[i].channels = C[i];
-        pl[i].sample_bytes = sizeof(T);
-        pl[i].shift = sizeof(T) == 2 ? 6 : 0;
-    }
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    std::vector<float> us;
-    for (int rep = 0; rep < 10; rep++) {
-        cudaEventRecord(a);
-        for (int r = 0; r < 10; r++) {
-            for (int i = 0; i < n; i++) pl[i].src = src[((rep * 10 + r) % copies) * 2 + i];
-            if (cf_blur_cuda::sep_run(k, k, pl, n, s.p, s.pitch, 0) != cudaSuccess)
-                return -1;
-        }
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float t;
-        cudaEventElapsedTime(&t, a, b);
-        if (rep > 0)
-            us.push_back(t * 100);
-    }
-    for (auto p : src) cudaFree(p);
-    for (auto p : dst) cudaFree(p);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
+    return time_planes<T>(n, W, H, C, sizeof(T) == 2 ? 6 : 0, 12,
+                          [&](const cf_blur_plane *pl, int m) {
+                              return cf_blur_cuda::sep_run(k, k, pl, m, s.p, s.pitch, 0);
+                          });
 }
 
 int main()

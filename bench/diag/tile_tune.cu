@@ -22,7 +22,7 @@ bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
 #include <cstdlib>
 #include <vector>
 
-#include "blur_naive.cuh"
+#include "blur_harness.cuh"
 
 // Differing samples of tile_run against naive_blur on random P010-like
 // planes of W0 x H0 (odd sizes welcome), reflect101 borders.
@@ -38,59 +38,11 @@ static long long check(int R, int W0, int H0, unsigned seed)
 
 static float time_it(int R, int W0, int H0)
 {
-    cf_blur_kernel k{};
-    k.size = 2 * R + 1;
-    uint32_t sum = 0;
-    for (int t = 0; t < k.size; t++) {
-        k.w[t] = 600 + 10 * (R - std::abs(t - R));
-        sum += k.w[t];
-    }
-    k.w[R] += 65536 - sum;
-    cf_blur_plane pl[2]{};
+    const cf_blur_kernel k = naive_kernel(R);
     const int W[2] = { W0, W0 / 2 }, H[2] = { H0, H0 / 2 }, C[2] = { 1, 2 };
-    const int copies = 24;
-    std::vector<uint8_t *> src(copies * 2), dst(2);
-    for (int i = 0; i < 2; i++) {
-        size_t pitch = (size_t)W[i] * C[i] * 2;
-        for (int c = 0; c < copies; c++) {
-            cudaMalloc(&src[c * 2 + i], pitch * H[i]);
-            cudaMemset(src[c * 2 + i], c * 7 + 1, pitch * H[i]);
-        }
-        cudaMalloc(&dst[i], pitch * H[i]);
-        pl[i].src_pitch = pitch;
-        pl[i].dst = dst[i];
-        pl[i].dst_pitch = pitch;
-        pl[i].width = W[i];
-        pl[i].height = H[i];
-        pl[i].channels = C[i];
-        pl[i].sample_bytes = 2;
-        pl[i].shift = 6;
-        pl[i].border = 0;
-    }
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    std::vector<float> us;
-    for (int rep = 0; rep < 10; rep++) {
-        cudaEventRecord(a);
-        for (int r = 0; r < 10; r++) {
-            for (int i = 0; i < 2; i++) pl[i].src = src[((rep * 10 + r) % copies) * 2 + i];
-            if (cf_blur_cuda::tile_run(k, k, pl, 2, 0) != cudaSuccess)
-                return -1;
-        }
-        cudaEventRecord(b);
-        cudaEventSynchronize(b);
-        float t;
-        cudaEventElapsedTime(&t, a, b);
-        if (rep > 0)
-            us.push_back(t * 100);
-    }
-    for (auto p : src) cudaFree(p);
-    for (auto p : dst) cudaFree(p);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
+    return time_planes<uint16_t>(2, W, H, C, 6, 24, [&](const cf_blur_plane *pl, int n) {
+        return cf_blur_cuda::tile_run(k, k, pl, n, 0);
+    });
 }
 
 int main()

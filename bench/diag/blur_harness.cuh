@@ -1,6 +1,8 @@
-// Session 19 diagnosis harnesses (tile_tune.cu, sep_tune.cu): a naive
-// blur of one plane (blur.h's arithmetic, every tap of every sample) and
-// a check of a method's output against it on random planes.
+// Session 19 diagnosis harnesses (tile_tune.cu, sep_tune.cu, reg_tune.cu):
+// a naive blur of one plane (blur.h's arithmetic, every tap of every
+// sample), a check of a method's output against it on random planes, and
+// the timing of a method on frames of given planes.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -101,4 +103,57 @@ long long check_against_naive(const cf_blur_kernel &kx, const cf_blur_kernel &ky
     }
     for (auto p : bufs) cudaFree(p);
     return bad;
+}
+
+// Microseconds a run(planes, n) takes on n planes of T samples (width[i] x
+// height[i], channels[i], shift), the median of 9 samples of 10 runs back
+// to back after one of warm-up, the sources rotated over `copies` copies
+// of each plane so they do not stay in the L2; -1 if a run fails.
+template <typename T, typename Run>
+float time_planes(int n, const int *width, const int *height, const int *channels, int shift,
+                  int copies, Run run)
+{
+    cf_blur_plane pl[4]{};
+    std::vector<uint8_t *> src((size_t)copies * n, nullptr), dst(n, nullptr);
+    for (int i = 0; i < n; i++) {
+        const size_t pitch = (size_t)width[i] * channels[i] * sizeof(T);
+        for (int c = 0; c < copies; c++) {
+            cudaMalloc(&src[(size_t)c * n + i], pitch * height[i]);
+            cudaMemset(src[(size_t)c * n + i], c * 7 + 1, pitch * height[i]);
+        }
+        cudaMalloc(&dst[i], pitch * height[i]);
+        pl[i].src_pitch = pl[i].dst_pitch = pitch;
+        pl[i].dst = dst[i];
+        pl[i].width = width[i];
+        pl[i].height = height[i];
+        pl[i].channels = channels[i];
+        pl[i].sample_bytes = sizeof(T);
+        pl[i].shift = shift;
+    }
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    std::vector<float> us;
+    bool ok = true;
+    for (int rep = 0; rep < 10 && ok; rep++) {
+        cudaEventRecord(a);
+        for (int r = 0; r < 10 && ok; r++) {
+            for (int i = 0; i < n; i++) pl[i].src = src[(size_t)((rep * 10 + r) % copies) * n + i];
+            ok = run(pl, n) == cudaSuccess;
+        }
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float t;
+        cudaEventElapsedTime(&t, a, b);
+        if (rep > 0)
+            us.push_back(t * 100);
+    }
+    for (auto p : src) cudaFree(p);
+    for (auto p : dst) cudaFree(p);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    if (!ok)
+        return -1;
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
 }
