@@ -68,9 +68,9 @@ bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 
 /* Queues the register method on stream: false when it does not take the
  * frame (reg_takes on the current device, or more tile rows than an int
- * counts), else true with
- * the launch's error in *err. split: whether a last wave that would leave
- * most of the GPU idle is split into tiles of half height. */
+ * counts), else true with the launch's error in *err. split: whether a
+ * last wave that would leave most of the GPU idle is split into tiles of
+ * half height. */
 bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
              int n_planes, bool split, cudaStream_t stream, cudaError_t *err);
 

@@ -163,13 +163,19 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
     cf_blur_method m = forced;
     if (m == CF_BLUR_METHOD_AUTO)
         m = cf_blur_cuda_pick_for(kx, ky, planes, n_planes, limit);
-    if (m == CF_BLUR_METHOD_AUTO || !takes(m, *kx, *ky, planes, n_planes, limit))
+    if (m == CF_BLUR_METHOD_AUTO || !takes(m, *kx, *ky, planes, n_planes, limit)) {
+        // A method that would take the frame but for the device's shared
+        // memory says so.
+        const bool shared = m != CF_BLUR_METHOD_AUTO && takes(m, *kx, *ky, planes, n_planes, INT_MAX);
         return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT,
                             "blur: the CUDA method %s does not take %d planes of %d channels, "
-                            "%d-byte samples, %d x %d taps (on a GPU of %d bytes of shared "
-                            "memory a block)",
+                            "%d-byte samples, %d x %d taps%s",
                             cf_blur_method_name(m), n_planes, planes[0].channels,
-                            planes[0].sample_bytes, kx->size, ky->size, limit);
+                            planes[0].sample_bytes, kx->size, ky->size,
+                            shared ? " (its tiles need more shared memory than this GPU allows "
+                                     "a block)"
+                                   : "");
+    }
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t err = cudaSuccess;
     if (m == CF_BLUR_METHOD_REG &&
