@@ -542,7 +542,7 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
     };
     for (const Small &c : small) {
         const double per_sigma = c.sample_bytes == 1 ? 6.0 : 8.0;
-        cf_blur_kernel k;
+        cf_blur_kernel k = {};
         k.size = (int)std::lrint(c.sigma * per_sigma + 1.0) | 1;
         for (int t = 0; t < k.size; t++) k.w[t] = 1;
         k.w[k.size / 2] = 65536u - (uint32_t)(k.size - 1);
