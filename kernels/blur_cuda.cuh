@@ -67,12 +67,12 @@ bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
                int n_planes, int shared_limit);
 
 /* Queues the register method on stream: false when it does not take the
- * frame (reg_takes on the current device, or more tile rows than an int
- * counts), else true with the launch's error in *err. split: whether a
- * last wave that would leave most of the GPU idle is split into tiles of
- * half height. */
+ * frame (reg_takes with shared_limit, the current device's: shared_limit(),
+ * or more tile rows than an int counts), else true with the launch's error
+ * in *err. split: whether a last wave that would leave most of the GPU
+ * idle is split into tiles of half height. */
 bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-             int n_planes, bool split, cudaStream_t stream, cudaError_t *err);
+             int n_planes, int shared_limit, bool split, cudaStream_t stream, cudaError_t *err);
 
 /* The radius the tile method runs a kernel of radius r on (the smallest
  * built one at least r), or 0 past 48. */
@@ -85,10 +85,11 @@ bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
                 int n_planes, int shared_limit);
 
 /* Queues the tile method on stream, one launch a plane. Returns the first
- * launch error; cudaErrorInvalidValue when it does not take the frame on
- * the current device (tile_takes). */
+ * launch error; cudaErrorInvalidValue when it does not take the frame
+ * (tile_takes with shared_limit, the current device's: shared_limit()). */
 cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
-                     const cf_blur_plane *planes, int n_planes, cudaStream_t stream);
+                     const cf_blur_plane *planes, int n_planes, int shared_limit,
+                     cudaStream_t stream);
 
 /* The radius the sliding-window method runs a kernel of radius r on for
  * samples of sample_bytes bytes (the smallest built one at least r), or 0

@@ -179,14 +179,14 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
     cudaStream_t s = (cudaStream_t)stream;
     cudaError_t err = cudaSuccess;
     if (m == CF_BLUR_METHOD_REG &&
-        cf_blur_cuda::reg_run(*kx, *ky, planes, n_planes, g_split.load(std::memory_order_relaxed),
-                              s, &err)) {
+        cf_blur_cuda::reg_run(*kx, *ky, planes, n_planes, limit,
+                              g_split.load(std::memory_order_relaxed), s, &err)) {
         t_last = m;
         return CF_CUDA_CHECK(err);
     }
     if (m == CF_BLUR_METHOD_TILE || m == CF_BLUR_METHOD_SLIDE) {
         const cf_status st = CF_CUDA_CHECK(
-            m == CF_BLUR_METHOD_TILE ? cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, s)
+            m == CF_BLUR_METHOD_TILE ? cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, limit, s)
                                      : cf_blur_cuda::slide_run(*kx, *ky, planes, n_planes, s));
         if (st == CF_OK)
             t_last = m;

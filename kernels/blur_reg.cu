@@ -194,9 +194,9 @@ bool reg_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 }
 
 bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
-             int n_planes, bool split, cudaStream_t stream, cudaError_t *err)
+             int n_planes, int shared_limit, bool split, cudaStream_t stream, cudaError_t *err)
 {
-    if (!reg_takes(kx, ky, planes, n_planes, shared_limit()))
+    if (!reg_takes(kx, ky, planes, n_planes, shared_limit))
         return false;
     const int R = reg_radius(std::max(kx.size, ky.size) / 2, planes[0].channels == 4);
     if (planes[0].channels == 4)

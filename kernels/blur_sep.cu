@@ -104,6 +104,19 @@ template <> struct SepTypes<uint16_t> {
     static constexpr int VC = 2;
 };
 
+/* The constant row below the plane, for the columns pass (a constant
+ * border's rows point at it): samples x .. x + n - 1 of it, those before
+ * `samples`, as border_value << 8 (an intermediate of a flat row), the
+ * block's `threads` threads taking every threads-th. */
+template <typename Mid>
+__device__ __forceinline__ void constant_row(Mid *row, int x, int n, int samples, int threads,
+                                             uint32_t border_value)
+{
+    for (int k = threadIdx.x; k < n; k += threads)
+        if (x + k < samples)
+            row[x + k] = (Mid)(border_value << 8);
+}
+
 /* Stages pixels x .. x + n - 1 of row s (C channels a pixel, T samples):
  * store(i, ch, v) gets channel ch of pixel x + i, folded into the row of
  * `width` pixels by `border` (border_value outside for a constant one) and
@@ -154,13 +167,8 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch,
     const int x0 = blockIdx.x * SEG;
     const int samples = width * C;
     const size_t tp = tmp_pitch / sizeof(Mid);
-    if (border == CF_BORDER_CONSTANT && blockIdx.y == 0) {
-        // The constant row below the plane, for the columns pass.
-        Mid *row = tmp + (size_t)height * tp;
-        for (int k = tid; k < SEG * C; k += G * C)
-            if (x0 * C + k < samples)
-                row[x0 * C + k] = (Mid)(border_value << 8);
-    }
+    if (border == CF_BORDER_CONSTANT && blockIdx.y == 0)
+        constant_row(tmp + (size_t)height * tp, x0 * C, SEG * C, samples, G * C, border_value);
     const int c = tid / G, l = tid - c * G; // this thread: channel c, pixels x0 + 8l ..
     for (int y = blockIdx.y; y < height; y += gridDim.y) {
         const T *s = reinterpret_cast<const T *>(src + (size_t)y * src_pitch);
@@ -391,8 +399,14 @@ cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     cudaStream_t stream)
 {
     const SepTaps tx = make_taps(kx), ty = make_taps(ky);
-    const SepPairTaps px = make_pair_taps(kx);
-    const SepPairTaps *pairs = dp2a_taps(kx) ? &px : nullptr;
+    bool eight = false; // a plane of 8-bit samples, whose rows pass takes DP2A pairs
+    for (int i = 0; i < n_planes; i++) eight = eight || planes[i].sample_bytes == 1;
+    SepPairTaps px;
+    const SepPairTaps *pairs = nullptr;
+    if (eight && dp2a_taps(kx)) {
+        px = make_pair_taps(kx);
+        pairs = &px;
+    }
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         if (p.width < 1 || p.height < 1)

@@ -28,9 +28,9 @@
 
 #include "blur_cuda.cuh"
 
-// Only blur_sep.cu includes this file, after its constants and stage_row:
-// what it declares lies in that file's unnamed namespace, as if written
-// there.
+// Only blur_sep.cu includes this file, after its constants, constant_row
+// and stage_row: what it declares lies in that file's unnamed namespace,
+// as if written there.
 namespace {
 
 constexpr int kMaxDpPairs = ((CF_BLUR_MAX_KSIZE + 1) / 2 + kChunk - 1) / kChunk * kChunk;
@@ -91,13 +91,8 @@ sep_rows8(const uint8_t *__restrict__ src, size_t src_pitch, uint16_t *__restric
     const int x0 = blockIdx.x * SEG;
     const int samples = width * C;
     const size_t tp = tmp_pitch / sizeof(uint16_t);
-    if (border == CF_BORDER_CONSTANT && blockIdx.y == 0) {
-        // The constant row below the plane, for the columns pass.
-        uint16_t *row = tmp + (size_t)height * tp;
-        for (int k = tid; k < SEG * C; k += G * C)
-            if (x0 * C + k < samples)
-                row[x0 * C + k] = (uint16_t)(border_value << 8);
-    }
+    if (border == CF_BORDER_CONSTANT && blockIdx.y == 0)
+        constant_row(tmp + (size_t)height * tp, x0 * C, SEG * C, samples, G * C, border_value);
     // The zeros after each staged array, which no row overwrites.
     for (int k = tid; k < C * (array_bytes - n_staged); k += G * C) {
         const int ch = k / (array_bytes - n_staged), i = k - ch * (array_bytes - n_staged);

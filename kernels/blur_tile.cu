@@ -337,23 +337,24 @@ int tile_radius(int r)
 bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
                 int n_planes, int shared_limit)
 {
+    const int R = tile_radius(std::max(kx.size, ky.size) / 2);
     if (n_planes < 1 || n_planes > CF_MAX_PLANES || kx.size < 1 || ky.size < 1 ||
-        kx.size % 2 == 0 || ky.size % 2 == 0 || tile_radius(std::max(kx.size, ky.size) / 2) == 0 ||
-        !symmetric_taps(kx) || !symmetric_taps(ky))
+        kx.size % 2 == 0 || ky.size % 2 == 0 || R == 0 || !symmetric_taps(kx) ||
+        !symmetric_taps(ky))
         return false;
     for (int i = 0; i < n_planes; i++)
         if ((planes[i].sample_bytes != 1 && planes[i].sample_bytes != 2) ||
             (planes[i].channels != 1 && planes[i].channels != 2) ||
-            tile_bytes(planes[i].channels, tile_radius(std::max(kx.size, ky.size) / 2)) >
-                shared_limit)
+            tile_bytes(planes[i].channels, R) > shared_limit)
             return false;
     return true;
 }
 
 cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
-                     const cf_blur_plane *planes, int n_planes, cudaStream_t stream)
+                     const cf_blur_plane *planes, int n_planes, int shared_limit,
+                     cudaStream_t stream)
 {
-    if (!tile_takes(kx, ky, planes, n_planes, shared_limit()))
+    if (!tile_takes(kx, ky, planes, n_planes, shared_limit))
         return cudaErrorInvalidValue;
     const int R = tile_radius(std::max(kx.size, ky.size) / 2);
     TileTaps taps = {};

@@ -24,7 +24,7 @@ bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
 static cudaError_t run(const cf_blur_kernel &k, const cf_blur_plane *pl, int n)
 {
     cudaError_t err = cudaSuccess;
-    if (!cf_blur_cuda::reg_run(k, k, pl, n, true, 0, &err))
+    if (!cf_blur_cuda::reg_run(k, k, pl, n, cf_blur_cuda::shared_limit(), true, 0, &err))
         return cudaErrorInvalidValue;
     return err;
 }

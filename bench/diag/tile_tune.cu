@@ -30,9 +30,10 @@ static long long check(int R, int W0, int H0, unsigned seed)
 {
     const cf_blur_kernel k = naive_kernel(R);
     const int W[2] = { W0, W0 / 2 }, H[2] = { H0, H0 / 2 }, C[2] = { 1, 2 };
+    const int limit = cf_blur_cuda::shared_limit();
     return check_against_naive<uint16_t>(k, k, 2, W, H, C, 6, CF_BORDER_REFLECT101, 17u * R + seed,
                                          [&](const cf_blur_plane *pl, int n) {
-                                             return cf_blur_cuda::tile_run(k, k, pl, n, 0);
+                                             return cf_blur_cuda::tile_run(k, k, pl, n, limit, 0);
                                          });
 }
 
@@ -40,8 +41,9 @@ static float time_it(int R, int W0, int H0)
 {
     const cf_blur_kernel k = naive_kernel(R);
     const int W[2] = { W0, W0 / 2 }, H[2] = { H0, H0 / 2 }, C[2] = { 1, 2 };
+    const int limit = cf_blur_cuda::shared_limit();
     return time_planes<uint16_t>(2, W, H, C, 6, 24, [&](const cf_blur_plane *pl, int n) {
-        return cf_blur_cuda::tile_run(k, k, pl, n, 0);
+        return cf_blur_cuda::tile_run(k, k, pl, n, limit, 0);
     });
 }
 
