@@ -7,6 +7,9 @@
 # bench/diag/reg_tune.cu into .dev-s19/regtune/, packed as
 # .dev-s19/regtune.tar.xz. Run with bench/diag/s19-call-reg.sh.
 # V= lists variants name:rows-1ch:rows-2ch:rows-4ch:blocks (0: as built).
+# It ran on f001052's kernels, before 62a58d5 landed what it found: to
+# re-run it, check out f001052 and take this script and reg_tune.cu from
+# 62a58d5 (later commits changed the shapes it replaces and reg_run).
 set -eu
 cd "$(dirname "$0")/../.."
 export PATH="$PATH:/usr/local/cuda/bin"

@@ -5,6 +5,7 @@
 # registers are cut for) replaced, built with bench/diag/sep_tune.cu into
 # .dev-s19/septune/ and packed as .dev-s19/septune.tar.xz. Run them with
 # bench/diag/s19-call-sep.sh. V= lists other variants (name:out:warps:blocks).
+# Used at f001052; it copies kernels/blur_sep.cu as it is in the checkout.
 set -eu
 cd "$(dirname "$0")/../.."
 export PATH="$PATH:/usr/local/cuda/bin"

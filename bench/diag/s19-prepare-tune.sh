@@ -8,6 +8,8 @@
 # .dev-s19/tune/. Run them with bench/diag/s19-call1.sh (VARIANTS= the
 # names). The variants of call 2 with several tile rows a block and a
 # prefetch ran on a form of the kernel that did not land; V= lists others.
+# Run from a checkout of d0a4862, where this script was used: later
+# commits changed tile_run's signature and the harness with it.
 set -eu
 cd "$(dirname "$0")/../.."
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -46,4 +48,6 @@ for v in $names; do
 done
 wait
 strip ../$t/tune-*
-ls -la ../$t
+cd ..
+tar -cJf .dev-s19/tune.tar.xz -C .dev-s19 $(cd .dev-s19 && ls tune/tune-*)
+ls -la .dev-s19/tune.tar.xz
