@@ -17,16 +17,20 @@ namespace {
 /* One output tile of plane p, W pixels wide and tile_h rows high (H, or
  * H / 2 for the split rows of launch_reg), whose top-left output pixel is
  * (x0, y0), in the block's shared memory smem (reg_shared_bytes, laid out
- * for H). In a tile of H / 2 rows the 4-column vertical pass gives each
+ * for H and R), for horizontal taps centred in 2R + 1 and vertical ones
+ * in 2RV + 1 (RV at most R; reg_v_radius): the tile stages, and its
+ * horizontal pass filters, RV rows above and below it. In a tile of H / 2 rows the 4-column vertical pass gives each
  * thread 2 columns, so every thread has work and the pass takes half as
  * long; the other shapes' threads past tile_h idle. Ends with the block
  * synchronised. */
-template <int R, int C>
+template <int R, int RV, int C>
 __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int tile_h, int border,
                                          uint32_t border_value, const RegTaps &taps, uint8_t *smem)
 {
     using Shape = RegShape<C, R>;
-    constexpr int K = 2 * R + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
+    static_assert(RV >= 1 && RV <= R && (RV == R || !reg_wide(R)),
+                  "vertical radii below R for the narrow tiles only");
+    constexpr int K = 2 * RV + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
     constexpr int VC = Shape::VCols, T = Shape::Threads;
     static_assert(W * H / (ROWS_V * VC) == T, "one vertical item per thread");
     static_assert(H % (2 * ROWS_V) == 0, "a tile of H / 2 rows is whole threads' rows");
@@ -64,7 +68,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     const size_t src_pitch = p.src_pitch, dst_pitch = p.dst_pitch;
     const int width = p.width, height = p.height;
     const int tid = threadIdx.x;
-    const int in_h = tile_h + 2 * R; // staged rows (IN_H for a full tile)
+    const int in_h = tile_h + 2 * RV; // staged rows (IN_H for a full tile and RV = R)
     const bool dst_aligned = ((uintptr_t)dst | dst_pitch) % C == 0;
     // Staged rows go 16-byte chunk by chunk. Chunks [v_lo, v_hi) lie
     // inside the source row (rows 16-byte aligned): copied whole,
@@ -97,7 +101,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         if (v >= v_lo && v < v_hi) {
             const uint8_t *col = src + g0 + 16 * v;
             for (int r = tid / VECS; r < in_h; r += ROWS_PER_PASS) {
-                const int sy = cf_border_index(y0 - R + r, height, border); // rows folded
+                const int sy = cf_border_index(y0 - RV + r, height, border); // rows folded
                 uint8_t *to = in + r * IN_STRIDE + 16 * v;
                 if (sy < 0)
                     *reinterpret_cast<uint4 *>(to) = fill;
@@ -111,7 +115,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
         const int r = i / VECS, v = i - r * VECS;
         if (v >= v_lo && v < v_hi)
             continue;
-        const int sy = cf_border_index(y0 - R + r, height, border);
+        const int sy = cf_border_index(y0 - RV + r, height, border);
         // All 16 loads issued before any store; the chunk stored whole
         // (alignment padding as the border value: only a zero-weight
         // half of the last tap pair reads it).
@@ -289,7 +293,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
                 }
             };
             if constexpr (reg_wide(R))
-                vertical_sums_paired<ROWS_V, C, R>(acc, taps, load);
+                vertical_sums_paired<ROWS_V, C, RV>(acc, taps, load);
             else
                 vertical_sums<ROWS_V, C, K>(acc, taps, load);
             const int x = x0 + c, rows = min(height - y0, tile_h) - r0;

@@ -4,9 +4,12 @@
  * one launch a plane. The radii built are 2, 4, 6, 8, 12, 16, 20, 24 and
  * 32 (the radii of OpenCV's 16-bit kernel sizes, round(8 sigma + 1) | 1,
  * for sigma 0.5, 1, 1.5, 2, 3, 4, 5, 6 and 8), 40 and 48 (8-bit sigma 12
- * and 16: radius 36 and 48); a kernel of another radius, and unequal
- * horizontal and vertical radii, run on the next built radius with their
- * taps centred among zero weights (a zero tap adds 0: the same sums).
+ * and 16: radius 36 and 48); a kernel of another radius runs on the next
+ * built radius with its taps centred among zero weights (a zero tap adds
+ * 0: the same sums). Unequal radii run on the larger one both ways, but up
+ * to radius 24 a vertical radius of at most a half or a quarter of it runs
+ * on the built radius next above that (tile_v_radius): the tile stages and
+ * filters that many rows above and below it, not R.
  *
  * Why: the two-pass method writes and reads a 32-bit intermediate plane
  * in device memory and pays two launches a plane, about 0.17 ms a 4K P010
@@ -122,22 +125,47 @@ template <> struct TileAcc<uint8_t> {
     using type = uint32_t;
 };
 
-/* Whether the staged pixels px0 .. px0 + px - 1 of rows y0 - R .. y0 - R +
- * rows - 1 all lie inside the plane (no border to fold). */
-__device__ __forceinline__ bool inside(const TilePlane &p, int px0, int y0, int px, int rows,
-                                       int R)
+/* The vertical radius a tile of built radius R runs a kernel whose
+ * vertical radius is ry (at most R) on: R, or up to radius 24 the built
+ * radius next above a quarter or a half of R where ry is at most that
+ * (radius 12 and 4: P010 sigma 3 sigma-y 1). */
+__host__ __device__ constexpr int tile_built(int r)
 {
-    return px0 >= 0 && px0 + px <= p.width && y0 - R >= 0 && y0 - R + rows <= p.height;
+    return r <= 8 ? (r + 1) / 2 * 2 : r <= 24 ? (r + 3) / 4 * 4 : (r + 7) / 8 * 8;
+}
+__host__ __device__ constexpr int tile_v_quarter(int R)
+{
+    return tile_built((R + 3) / 4);
+}
+__host__ __device__ constexpr int tile_v_half(int R)
+{
+    return tile_built((R + 1) / 2);
+}
+__host__ __device__ constexpr int tile_v_radius(int R, int ry)
+{
+    return R > 24 ? R : ry <= tile_v_quarter(R) ? tile_v_quarter(R)
+                      : ry <= tile_v_half(R)      ? tile_v_half(R)
+                                                  : R;
 }
 
-/* Stages a tile (TileShape's `in`, samples shifted down) whose rows and
- * pixels may lie outside the plane: each sample through cf_border_index
- * both ways. kStageBatch loads in flight per thread before their stores. */
-template <typename T, int C, int R>
+/* Whether the staged pixels px0 .. px0 + px - 1 of rows y0 - RV .. y0 - RV
+ * + rows - 1 all lie inside the plane (no border to fold). */
+__device__ __forceinline__ bool inside(const TilePlane &p, int px0, int y0, int px, int rows,
+                                       int RV)
+{
+    return px0 >= 0 && px0 + px <= p.width && y0 - RV >= 0 && y0 - RV + rows <= p.height;
+}
+
+/* Stages a tile (TileShape's `in`, samples shifted down; its TILE_H rows
+ * and RV above and below) whose rows and pixels may lie outside the
+ * plane: each sample through cf_border_index both ways. kStageBatch loads
+ * in flight per thread before their stores. */
+template <typename T, int C, int R, int RV>
 __device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0, uint16_t *in)
 {
     using Shape = TileShape<C, R>;
-    constexpr int IN_S = Shape::IN_S, IN_SP = Shape::IN_SP, N = Shape::IN_H * IN_S;
+    constexpr int IN_S = Shape::IN_S, IN_SP = Shape::IN_SP;
+    constexpr int N = (Shape::TILE_H + 2 * RV) * IN_S;
     constexpr int kThreads = Shape::THREADS, ROUNDS = (N + kThreads - 1) / kThreads;
     const int tid = threadIdx.x;
     for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
@@ -148,7 +176,7 @@ __device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0
             v[k] = p.border_value;
             if (b0 + k < ROUNDS && i < N) {
                 const int r = i / IN_S, xs = i - r * IN_S;
-                const int sy = cf_border_index(y0 - R + r, p.height, p.border);
+                const int sy = cf_border_index(y0 - RV + r, p.height, p.border);
                 const int sx = cf_border_index(px0 + xs / C, p.width, p.border);
                 if (sy >= 0 && sx >= 0)
                     v[k] = (uint32_t)reinterpret_cast<const T *>(
@@ -172,18 +200,18 @@ __device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0
  * blockIdx.x * kTileS - R C of its row, is an even one) and a 32-bit store
  * of two 16-bit words, with none of stage_folded's index folding: at small
  * radii the staging is most of a tile's instructions. */
-template <typename T, int C, int R>
+template <typename T, int C, int R, int RV>
 __device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0, uint16_t *in)
 {
     using Shape = TileShape<C, R>;
     static_assert(R % 2 == 0, "a tile's staged samples start on an even one");
     constexpr int IN_SP = Shape::IN_SP, ROW_PAIRS = Shape::IN_S / 2;
-    constexpr int N = Shape::IN_H * ROW_PAIRS, kThreads = Shape::THREADS;
+    constexpr int N = (Shape::TILE_H + 2 * RV) * ROW_PAIRS, kThreads = Shape::THREADS;
     constexpr int ROUNDS = (N + kThreads - 1) / kThreads;
     using Pair = std::conditional_t<sizeof(T) == 2, uint32_t, uint16_t>;
     constexpr int BITS = 8 * sizeof(T);
     const int tid = threadIdx.x;
-    const uint8_t *base = p.src + (size_t)(y0 - R) * p.src_pitch + (size_t)px0 * C * sizeof(T);
+    const uint8_t *base = p.src + (size_t)(y0 - RV) * p.src_pitch + (size_t)px0 * C * sizeof(T);
     for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
         uint32_t v[kStageBatch];
 #pragma unroll
@@ -209,13 +237,17 @@ __device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0
     }
 }
 
-template <typename T, int C, int R>
+/* One launch a plane: vertical radius RV (tile_v_radius), the horizontal
+ * taps and the tile's shape those of R. */
+template <typename T, int C, int R, int RV>
 __global__ void __launch_bounds__(TileShape<C, R>::THREADS, TileShape<C, R>::MIN_BLOCKS)
 blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps)
 {
     cf_pdl_begin();
     using Shape = TileShape<C, R>;
-    constexpr int IN_H = Shape::IN_H, IN_S = Shape::IN_S, IN_SP = Shape::IN_SP;
+    static_assert(RV >= 1 && RV <= R, "a vertical radius up to R");
+    // Staged and filtered rows: the tile's and RV above and below it.
+    constexpr int IN_H = Shape::TILE_H + 2 * RV, IN_S = Shape::IN_S, IN_SP = Shape::IN_SP;
     constexpr int MID_SP = Shape::MID_SP, kThreads = Shape::THREADS, kTileH = Shape::TILE_H;
     constexpr int GROUPS = kTileS / kNH; // horizontal items a staged row
     static_assert(kTileS % (kNH * C) == 0, "whole groups of pixels a tile row");
@@ -229,10 +261,10 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
     const bool src_aligned = ((uintptr_t)p.src | p.src_pitch) % (2 * sizeof(T)) == 0;
     for (int ty = blockIdx.y; ty < p.tile_rows; ty += gridDim.y) {
         const int y0 = ty * kTileH;
-        if (src_aligned && inside(p, px0, y0, IN_S / C, IN_H, R))
-            stage_inside<T, C, R>(p, px0, y0, in);
+        if (src_aligned && inside(p, px0, y0, IN_S / C, IN_H, RV))
+            stage_inside<T, C, R, RV>(p, px0, y0, in);
         else
-            stage_folded<T, C, R>(p, px0, y0, in);
+            stage_folded<T, C, R, RV>(p, px0, y0, in);
         __syncthreads();
         // Horizontal: item i is staged row i % IN_H (lanes on consecutive
         // rows), group g = i / IN_H: channel g % C of the kNH pixels from
@@ -257,7 +289,7 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
         }
         __syncthreads();
         // Vertical: sample column x of the tile, output rows r0 .. r0 +
-        // kNV - 1 from intermediate rows r0 .. r0 + kNV + 2R - 1. Sums
+        // kNV - 1 from intermediate rows r0 .. r0 + kNV + 2RV - 1. Sums
         // start at 2^23, the rounding of cf_blur_round_v.
         const int x = tid % kTileS, r0 = tid / kTileS * kNV;
         const uint32_t *m = mid + r0 * MID_SP + x;
@@ -266,17 +298,17 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
 #pragma unroll
         for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
 #pragma unroll
-        for (int t = 0; t < R; t++)
+        for (int t = 0; t < RV; t++)
 #pragma unroll
             for (int o = 0; o < kNV; o++)
-                acc[o] += (VAcc)taps.y[t] * (m[(o + t) * MID_SP] + m[(o + 2 * R - t) * MID_SP]);
+                acc[o] += (VAcc)taps.y[t] * (m[(o + t) * MID_SP] + m[(o + 2 * RV - t) * MID_SP]);
         if (sx_out + x < samples) {
 #pragma unroll
             for (int o = 0; o < kNV; o++) {
                 const int y = y0 + r0 + o;
                 if (y >= p.height)
                     break;
-                const VAcc sum = acc[o] + (VAcc)taps.yc * m[(o + R) * MID_SP];
+                const VAcc sum = acc[o] + (VAcc)taps.yc * m[(o + RV) * MID_SP];
                 reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
                     (T)((uint32_t)(sum >> 24) << p.shift);
             }
@@ -288,11 +320,11 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
     }
 }
 
-template <typename T, int C, int R>
+template <typename T, int C, int R, int RV>
 cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
 {
     constexpr int bytes = TileShape<C, R>::BYTES;
-    cudaError_t err = cf_blur_cuda::allow_shared<blur_tile<T, C, R>>(bytes);
+    cudaError_t err = cf_blur_cuda::allow_shared<blur_tile<T, C, R, RV>>(bytes);
     if (err != cudaSuccess)
         return err;
     TilePlane p = { pl.src,    pl.src_pitch, pl.dst,   pl.dst_pitch,     pl.width, pl.height,
@@ -302,17 +334,31 @@ cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStrea
     if (cols > 0x7fffffffLL)
         return cudaErrorInvalidValue;
     const dim3 grid((unsigned)cols, (unsigned)std::min(p.tile_rows, 65535));
-    return cf_launch(blur_tile<T, C, R>, grid, dim3(TileShape<C, R>::THREADS), (size_t)bytes, stream,
+    return cf_launch(blur_tile<T, C, R, RV>, grid, dim3(TileShape<C, R>::THREADS), (size_t)bytes, stream,
                      p, taps);
 }
 
+/* launch_tile for built radius R and vertical radius RV (tile_v_radius). */
+template <typename T, int C, int R>
+cudaError_t launch_tile_v(int RV, const TileTaps &taps, const cf_blur_plane &p,
+                          cudaStream_t stream)
+{
+    if constexpr (R <= 24) {
+        if (RV == tile_v_quarter(R) && RV < R)
+            return launch_tile<T, C, R, tile_v_quarter(R)>(taps, p, stream);
+        if (RV == tile_v_half(R) && RV < R)
+            return launch_tile<T, C, R, tile_v_half(R)>(taps, p, stream);
+    }
+    return launch_tile<T, C, R, R>(taps, p, stream);
+}
+
 template <typename T, int C>
-cudaError_t launch_tile_radius(int R, const TileTaps &taps, const cf_blur_plane &p,
+cudaError_t launch_tile_radius(int R, int RV, const TileTaps &taps, const cf_blur_plane &p,
                                cudaStream_t stream)
 {
     switch (R) {
 #define CF_TILE_CASE(r) \
-    case r: return launch_tile<T, C, r>(taps, p, stream);
+    case r: return launch_tile_v<T, C, r>(RV, taps, p, stream);
         CF_TILE_CASE(2) CF_TILE_CASE(4) CF_TILE_CASE(6) CF_TILE_CASE(8) CF_TILE_CASE(12)
         CF_TILE_CASE(16) CF_TILE_CASE(20) CF_TILE_CASE(24) CF_TILE_CASE(32) CF_TILE_CASE(40)
         CF_TILE_CASE(48)
@@ -327,11 +373,7 @@ namespace cf_blur_cuda {
 
 int tile_radius(int r)
 {
-    static const int built[] = { 2, 4, 6, 8, 12, 16, 20, 24, 32, 40, 48 };
-    for (int b : built)
-        if (r <= b)
-            return b;
-    return 0;
+    return r > kMaxR ? 0 : tile_built(std::max(r, 1));
 }
 
 bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
@@ -357,24 +399,25 @@ cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
     if (!tile_takes(kx, ky, planes, n_planes, shared_limit))
         return cudaErrorInvalidValue;
     const int R = tile_radius(std::max(kx.size, ky.size) / 2);
+    const int RV = tile_v_radius(R, ky.size / 2);
     TileTaps taps = {};
-    for (int t = 0; t < R; t++) {
+    for (int t = 0; t < R; t++)
         taps.x[t] = cf_blur_cuda::centred_tap(kx, R, t);
-        taps.y[t] = cf_blur_cuda::centred_tap(ky, R, t);
-    }
+    for (int t = 0; t < RV; t++)
+        taps.y[t] = cf_blur_cuda::centred_tap(ky, RV, t);
     taps.xc = cf_blur_cuda::centred_tap(kx, R, R);
-    taps.yc = cf_blur_cuda::centred_tap(ky, R, R);
+    taps.yc = cf_blur_cuda::centred_tap(ky, RV, RV);
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &p = planes[i];
         if (p.width < 1 || p.height < 1)
             continue;
         cudaError_t err;
         if (p.sample_bytes == 1)
-            err = p.channels == 1 ? launch_tile_radius<uint8_t, 1>(R, taps, p, stream)
-                                  : launch_tile_radius<uint8_t, 2>(R, taps, p, stream);
+            err = p.channels == 1 ? launch_tile_radius<uint8_t, 1>(R, RV, taps, p, stream)
+                                  : launch_tile_radius<uint8_t, 2>(R, RV, taps, p, stream);
         else
-            err = p.channels == 1 ? launch_tile_radius<uint16_t, 1>(R, taps, p, stream)
-                                  : launch_tile_radius<uint16_t, 2>(R, taps, p, stream);
+            err = p.channels == 1 ? launch_tile_radius<uint16_t, 1>(R, RV, taps, p, stream)
+                                  : launch_tile_radius<uint16_t, 2>(R, RV, taps, p, stream);
         if (err != cudaSuccess)
             return err;
     }

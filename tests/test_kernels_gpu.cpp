@@ -305,6 +305,58 @@ TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
     }
 }
 
+TEST(GpuExact, BlurReducedVerticalRadius)
+{
+    // A vertical radius of at most a half or a quarter of the horizontal
+    // one runs the register and tile methods' kernels built for it (radius
+    // R across, RV = R / 4 or R / 2 rounded up to a built radius down):
+    // every such pair, vertical radii at, under and just over each RV (a
+    // one-tap vertical kernel among them), every border, frames of several
+    // tiles each way with odd sizes, 16-byte aligned rows or not.
+    CF_REQUIRE_GPU();
+    std::mt19937 rng(1723);
+    // sigma giving radius r: 8-bit round(6 sigma + 1) | 1 taps, 16-bit
+    // round(8 sigma + 1) | 1; radius 0 (one tap) from the smallest sigma.
+    auto text = [&](int rx, int ry, int per_r, int i) {
+        auto sigma = [&](int r) { return r == 0 ? 0.05 : (r - 0.4) / per_r; };
+        return "blur=sigma=" + std::to_string(sigma(rx)) + ":sigma-y=" +
+               std::to_string(sigma(ry)) + ":border=" + kBorders[i % 4] +
+               ":border-value=" + std::to_string(rng() % 1100);
+    };
+    auto size = [&](int r) {
+        // Tiles are 16-64 pixels wide and 64-256 rows high.
+        return Size{ 3 * 64 + 2 * r + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
+                     2 * 128 + 2 * r + std::uniform_int_distribution<int>(0, 40)(rng) };
+    };
+    const cf_format eight[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA, CF_FORMAT_BGRX };
+    int i = 0;
+    for (int R : { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 }) {
+        const int quarter = (R + 3) / 4, half = (R + 1) / 2;
+        for (int ry : { quarter - 1, quarter, quarter + 1, half, half + 1 }) {
+            i++;
+            if (ry >= 0 && ry < R)
+                compare_with_method(CF_BLUR_METHOD_REG, text(R, ry, 3, i), eight[i % 4], size(R),
+                                    rng, i % 3 == 0 ? 16 : 0);
+        }
+    }
+    const cf_format tile_formats[] = { CF_FORMAT_P010_10LE, CF_FORMAT_GRAY16_LE,
+                                       CF_FORMAT_I420_10LE, CF_FORMAT_NV12 };
+    for (int R : { 4, 6, 8, 12, 16, 20, 24 }) {
+        // The built radii next above a quarter and a half of R.
+        auto built = [](int r) { return r <= 8 ? (r + 1) / 2 * 2 : (r + 3) / 4 * 4; };
+        const int quarter = built((R + 3) / 4), half = built((R + 1) / 2);
+        for (int ry : { 0, quarter - 1, quarter, quarter + 1, half, half + 1 }) {
+            i++;
+            if (ry >= R)
+                continue;
+            const cf_format fmt = tile_formats[i % 4];
+            const int per_r = cf_format_get_info(fmt)->depth == 8 ? 3 : 4;
+            compare_with_method(CF_BLUR_METHOD_TILE, text(R, ry, per_r, i), fmt, size(R), rng,
+                                i % 3 == 0 ? 16 : 0);
+        }
+    }
+}
+
 TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
 {
     // The tile method forced on each format of 1-2 channels a plane (16-
@@ -457,7 +509,7 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
     } cases[] = {
         { 2, 2, 1, 1, 1, CF_BLUR_METHOD_REG },    // GRAY8
         { 8, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA, 49 taps
-        { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // unequal radii: padded
+        { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // radii 9 and 3: vertical on 3
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
         { 16, 16, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 48: a wide kernel
         { 16, 16, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA, radius 48
@@ -474,7 +526,7 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
         { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
         { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
-        { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // unequal radii: padded
+        { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // radii 20 and 4: vertical on 6
         { 6, 6, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010, 49 taps: radius 24
         { 6.5, 6.5, 1, 2, 1, CF_BLUR_METHOD_SEP }, // GRAY16, 53 taps: radius 26
         { 8, 8, 1, 2, 1, CF_BLUR_METHOD_SEP },    // GRAY16, 65 taps: radius 32
