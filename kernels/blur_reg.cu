@@ -4,9 +4,9 @@
  * for planes of 1-2 channels); kernels of other radii up to 96 (48 for 4
  * channels) run on the next built radius with their taps centred among
  * zero weights (a zero tap adds 0: the same sums). Unequal radii run on
- * the larger one both ways, but up to radius 24 a vertical radius of at
- * most a half or a quarter of it runs on that (reg_v_radius). Arithmetic
- * of blur.h. */
+ * the larger one both ways, but up to radius 24 a smaller radius of at
+ * most a half or a quarter of it runs on that (reg_reduced_radius).
+ * Arithmetic of blur.h. */
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -21,8 +21,8 @@ namespace {
 
 /* The register-window kernel over every tile of every plane of a launch:
  * planes of C0 channels (wide == 0) and of C1 channels (wide == 1);
- * vertical radius RV (reg_v_radius). */
-template <int R, int RV, int C0, int C1>
+ * built radius R, horizontal radius RH and vertical RV (reg_tile). */
+template <int R, int RH, int RV, int C0, int C1>
 __global__ void __launch_bounds__(reg_threads(R),
                                   std::min(RegShape<C0, R>::MinBlocks, RegShape<C1, R>::MinBlocks))
 blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps taps)
@@ -43,7 +43,7 @@ blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps t
             int tile_h;
             const int y0 = cf_blur_reg_tile_y0((int)t - p.first_row, p.full_rows, H, &tile_h);
             if (x0 < p.width)
-                reg_tile<R, RV, C>(p, x0, y0, tile_h, l.border, l.border_value, taps, smem);
+                reg_tile<R, RH, RV, C>(p, x0, y0, tile_h, l.border, l.border_value, taps, smem);
         };
         if (C0 == C1 || !p.wide)
             tile(std::integral_constant<int, C0>());
@@ -55,15 +55,15 @@ blur8_reg(const __grid_constant__ RegLaunch l, const __grid_constant__ RegTaps t
 /* One launch for every plane; false if the frame has too many tiles, else
  * true with the launch's error in *err. split: whether the last wave's
  * tile rows may be split (cf_blur_reg_rows). */
-template <int R, int RV, int C0, int C1>
+template <int R, int RH, int RV, int C0, int C1>
 bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
                 int n_planes, bool split, cudaStream_t stream, cudaError_t *err)
 {
     static_assert(R <= kRegMaxR, "taps sized for kRegMaxR");
     RegTaps taps = {};
-    for (int m = 0; m <= R; m++)
-        taps.pairs[m] = cf_blur_cuda::centred_tap(kx, R, 2 * m) |
-                        (m < R ? cf_blur_cuda::centred_tap(kx, R, 2 * m + 1) << 16 : 0);
+    for (int m = 0; m <= RH; m++)
+        taps.pairs[m] = cf_blur_cuda::centred_tap(kx, RH, 2 * m) |
+                        (m < RH ? cf_blur_cuda::centred_tap(kx, RH, 2 * m + 1) << 16 : 0);
     for (int t = 0; t < 2 * RV + 1; t++)
         taps.v[t] = cf_blur_cuda::centred_tap(ky, RV, t);
     RegLaunch l = {};
@@ -91,13 +91,13 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     // The SM count and occupancy are asked once per device and kept
     // (launch.cuh), not queried every frame.
     int device = 0, sms = 0, major = 0, per_sm = 0;
-    *err = cf_blur_cuda::allow_shared<blur8_reg<R, RV, C0, C1>>((size_t)shared);
+    *err = cf_blur_cuda::allow_shared<blur8_reg<R, RH, RV, C0, C1>>((size_t)shared);
     if (*err == cudaSuccess)
         *err = cudaGetDevice(&device);
     if (*err == cudaSuccess)
         *err = cf_device_facts(device, &sms, &major);
     if (*err == cudaSuccess)
-        *err = cf_occupancy<blur8_reg<R, RV, C0, C1>>(device, reg_threads(R), (size_t)shared,
+        *err = cf_occupancy<blur8_reg<R, RH, RV, C0, C1>>(device, reg_threads(R), (size_t)shared,
                                                     &per_sm);
     if (*err != cudaSuccess)
         return true;
@@ -115,37 +115,43 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     if (l.rows == 0)
         return true;
     const dim3 grid((unsigned)strips, (unsigned)std::min(l.rows, 65535));
-    *err = cf_launch(blur8_reg<R, RV, C0, C1>, grid, dim3(reg_threads(R)), (size_t)shared, stream, l,
-                     taps);
+    *err = cf_launch(blur8_reg<R, RH, RV, C0, C1>, grid, dim3(reg_threads(R)), (size_t)shared,
+                     stream, l, taps);
     return true;
 }
 
-/* launch_reg for built radius R and vertical radius RV: R itself, or for
- * the narrow radii reg_v_quarter(R) or reg_v_half(R). */
+/* launch_reg for built radius R, horizontal radius RH and vertical RV:
+ * both R, or for the narrow radii one of them reg_quarter(R) or
+ * reg_half(R). */
 template <int R, int C0, int C1>
-bool launch_reg_v(int RV, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
-                  const cf_blur_plane *planes, int n_planes, bool split, cudaStream_t stream,
-                  cudaError_t *err)
+bool launch_reg_reduced(int RH, int RV, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                        const cf_blur_plane *planes, int n_planes, bool split,
+                        cudaStream_t stream, cudaError_t *err)
 {
     if constexpr (!reg_wide(R)) {
-        if (RV == reg_v_quarter(R) && RV < R)
-            return launch_reg<R, reg_v_quarter(R), C0, C1>(kx, ky, planes, n_planes, split, stream,
-                                                          err);
-        if (RV == reg_v_half(R) && RV < R)
-            return launch_reg<R, reg_v_half(R), C0, C1>(kx, ky, planes, n_planes, split, stream,
-                                                        err);
+        constexpr int Q = reg_quarter(R), F = reg_half(R);
+        if (RH == R && RV == Q && Q < R)
+            return launch_reg<R, R, Q, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
+        if (RH == R && RV == F && F < R)
+            return launch_reg<R, R, F, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
+        if (RV == R && RH == Q && Q < R)
+            return launch_reg<R, Q, R, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
+        if (RV == R && RH == F && F < R)
+            return launch_reg<R, F, R, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
     }
-    return launch_reg<R, R, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
+    return launch_reg<R, R, R, C0, C1>(kx, ky, planes, n_planes, split, stream, err);
 }
 
 template <int C0, int C1>
-bool launch_reg_radius(int R, int RV, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+bool launch_reg_radius(int R, int RH, int RV, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                        const cf_blur_plane *planes, int n_planes, bool split, cudaStream_t stream,
                        cudaError_t *err)
 {
     switch (R) {
 #define CF_REG_CASE(r)                                                                          \
-    case r: return launch_reg_v<r, C0, C1>(RV, kx, ky, planes, n_planes, split, stream, err);
+    case r:                                                                                     \
+        return launch_reg_reduced<r, C0, C1>(RH, RV, kx, ky, planes, n_planes, split, stream,   \
+                                             err);
         CF_REG_CASE(1) CF_REG_CASE(2) CF_REG_CASE(3) CF_REG_CASE(4) CF_REG_CASE(5) CF_REG_CASE(6)
         CF_REG_CASE(7) CF_REG_CASE(8) CF_REG_CASE(9) CF_REG_CASE(10) CF_REG_CASE(11)
         CF_REG_CASE(12) CF_REG_CASE(16) CF_REG_CASE(20) CF_REG_CASE(24) CF_REG_CASE(32)
@@ -220,10 +226,13 @@ bool reg_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_p
     if (!reg_takes(kx, ky, planes, n_planes, shared_limit))
         return false;
     const int R = reg_radius(std::max(kx.size, ky.size) / 2, planes[0].channels == 4);
-    const int RV = reg_v_radius(R, ky.size / 2);
+    // The larger radius's direction runs on R, the other on its reduced
+    // radius if it has one.
+    const int RH = kx.size >= ky.size ? R : reg_reduced_radius(R, kx.size / 2);
+    const int RV = ky.size >= kx.size ? R : reg_reduced_radius(R, ky.size / 2);
     if (planes[0].channels == 4)
-        return launch_reg_radius<4, 4>(R, RV, kx, ky, planes, n_planes, split, stream, err);
-    return launch_reg_radius<1, 2>(R, RV, kx, ky, planes, n_planes, split, stream, err);
+        return launch_reg_radius<4, 4>(R, RH, RV, kx, ky, planes, n_planes, split, stream, err);
+    return launch_reg_radius<1, 2>(R, RH, RV, kx, ky, planes, n_planes, split, stream, err);
 }
 
 } // namespace cf_blur_cuda

@@ -67,27 +67,29 @@ __host__ __device__ constexpr bool reg_huge(int R)
 {
     return R > kRegWideMaxR;
 }
-/* The vertical radii built beside R for kernels whose vertical radius is
- * much the smaller (sigma 3 sigma-y 1: radii 9 and 3): a quarter and a
- * half of R, rounded up, for the narrow radii only. Such a tile keeps R's
- * shape and horizontal taps, but stages and filters only RV rows above
- * and below it and sums 2 RV + 1 vertical taps instead of 2 R + 1 (before,
- * both directions ran on R). */
-__host__ __device__ constexpr int reg_v_quarter(int R)
+/* The radii built beside R for kernels whose radius one way is much the
+ * smaller (sigma 3 sigma-y 1: radii 9 and 3): a quarter and a half of R,
+ * rounded up, for the narrow radii only. Such a tile keeps R's shape; a
+ * smaller vertical radius RV stages and filters only RV rows above and
+ * below it and sums 2 RV + 1 vertical taps instead of 2 R + 1, a smaller
+ * horizontal one RH sums RH + 1 DP2A pairs instead of R + 1 (before, both
+ * directions ran on R; 4K GRAY8 sigma 8 sigma-y 2 0.0599 -> 0.0343 ms,
+ * H200, bench/results/2026-12-02-h200-s20-17-blur.md). */
+__host__ __device__ constexpr int reg_quarter(int R)
 {
     return (R + 3) / 4;
 }
-__host__ __device__ constexpr int reg_v_half(int R)
+__host__ __device__ constexpr int reg_half(int R)
 {
     return (R + 1) / 2;
 }
-/* The vertical radius a tile of built radius R runs a kernel whose
- * vertical radius is ry (at most R) on. */
-__host__ __device__ constexpr int reg_v_radius(int R, int ry)
+/* The radius a tile of built radius R runs a kernel's direction of radius
+ * r (at most R) on. */
+__host__ __device__ constexpr int reg_reduced_radius(int R, int r)
 {
-    return reg_wide(R) ? R : ry <= reg_v_quarter(R) ? reg_v_quarter(R)
-                         : ry <= reg_v_half(R)      ? reg_v_half(R)
-                                                    : R;
+    return reg_wide(R) ? R : r <= reg_quarter(R) ? reg_quarter(R)
+                         : r <= reg_half(R)      ? reg_half(R)
+                                                 : R;
 }
 /* Tile width in pixels (16-byte multiples of samples). */
 __host__ __device__ constexpr int reg_tile_w(int C, int R)

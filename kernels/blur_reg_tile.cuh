@@ -17,19 +17,22 @@ namespace {
 /* One output tile of plane p, W pixels wide and tile_h rows high (H, or
  * H / 2 for the split rows of launch_reg), whose top-left output pixel is
  * (x0, y0), in the block's shared memory smem (reg_shared_bytes, laid out
- * for H and R), for horizontal taps centred in 2R + 1 and vertical ones
- * in 2RV + 1 (RV at most R; reg_v_radius): the tile stages, and its
- * horizontal pass filters, RV rows above and below it. In a tile of H / 2 rows the 4-column vertical pass gives each
+ * for H and R), for horizontal taps centred in 2RH + 1 and vertical ones
+ * in 2RV + 1 (one of them R, the other at most R; reg_reduced_radius):
+ * the tile stages, and its horizontal pass filters, RV rows above and
+ * below it; its staged rows hold R pixels left and right of it, of which
+ * the horizontal pass reads RH. In a tile of H / 2 rows the 4-column vertical pass gives each
  * thread 2 columns, so every thread has work and the pass takes half as
  * long; the other shapes' threads past tile_h idle. Ends with the block
  * synchronised. */
-template <int R, int RV, int C>
+template <int R, int RH, int RV, int C>
 __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int tile_h, int border,
                                          uint32_t border_value, const RegTaps &taps, uint8_t *smem)
 {
     using Shape = RegShape<C, R>;
-    static_assert(RV >= 1 && RV <= R && (RV == R || !reg_wide(R)),
-                  "vertical radii below R for the narrow tiles only");
+    static_assert(RH >= 1 && RV >= 1 && (RH == R || RV == R) && RH <= R && RV <= R &&
+                      ((RH == R && RV == R) || !reg_wide(R)),
+                  "one radius below R, for the narrow tiles only");
     constexpr int K = 2 * RV + 1, W = Shape::W, H = Shape::H, ROWS_V = Shape::RowsV;
     constexpr int VC = Shape::VCols, T = Shape::Threads;
     static_assert(W * H / (ROWS_V * VC) == T, "one vertical item per thread");
@@ -42,19 +45,21 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     constexpr int IN_STRIDE = (OFF + IN_PX * C + 15) / 16 * 16; // bytes per staged row
     constexpr int VECS = IN_STRIDE / 16;
     // Horizontal item: OPX outputs from the words holding bytes SO .. of
-    // the word-aligned window starting at its first input pixel. Its pairs
+    // the word-aligned window starting at its first input pixel (x0 - RH
+    // for the tile's first item: byte OFF_H of a staged row). Its pairs
     // start at samples 0 .. SPAN - 1 of each channel, so the window covers
     // one pixel more than the taps reach (a weight of 0). Loaded WORD_VEC
     // words at a time, as the window's alignment allows.
-    constexpr int OPX = Shape::Opx, ITEMS = W / OPX, SPAN = 2 * R + OPX, SO = OFF % 4;
-    constexpr int WORD_VEC = (OFF - SO) % 16 == 0 && OPX * C % 16 == 0 ? 4
-                             : (OFF - SO) % 8 == 0 && OPX * C % 8 == 0 ? 2
-                                                                       : 1;
+    constexpr int OFF_H = OFF + (R - RH) * C;
+    constexpr int OPX = Shape::Opx, ITEMS = W / OPX, SPAN = 2 * RH + OPX, SO = OFF_H % 4;
+    constexpr int WORD_VEC = (OFF_H - SO) % 16 == 0 && OPX * C % 16 == 0 ? 4
+                             : (OFF_H - SO) % 8 == 0 && OPX * C % 8 == 0 ? 2
+                                                                         : 1;
     constexpr int WORDS = ((SO + SPAN * C - (C == 1 ? 1 : 2)) / 4 + 2 + WORD_VEC - 1) / WORD_VEC *
                           WORD_VEC;
     static_assert(C == 1 || (SO % 2 == 0 && (C == 2 || SO == 0)),
                   "a byte permute reaches the bytes of two pairs");
-    static_assert(OFF - SO + (W - OPX) * C + 4 * WORDS <= IN_STRIDE + 32,
+    static_assert(OFF_H - SO + (W - OPX) * C + 4 * WORDS <= IN_STRIDE + 32,
                   "the last row's window stays in the slack");
     using Mid = std::conditional_t<VC == 4, uint32_t, uint16_t>; // an intermediate
     static_assert(reg_shared_bytes(C, R, W, H) ==
@@ -146,7 +151,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
     // intermediate is bytes 1-2 of the sum.
     for (int i = tid; i < in_h * ITEMS; i += T) {
         const int r = i / ITEMS, c = (i - r * ITEMS) * OPX; // first pixel
-        const uint8_t *p = in + r * IN_STRIDE + OFF - SO + c * C;
+        const uint8_t *p = in + r * IN_STRIDE + OFF_H - SO + c * C;
         uint32_t words[WORDS];
 #pragma unroll
         for (int k = 0; k < WORDS; k += WORD_VEC) {
@@ -167,7 +172,7 @@ __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int 
             for (int ch = 0; ch < C; ch++) acc[o][ch] = 1u << 7;
         // Output o takes pair m (taps 2m, 2m + 1) from samples j and
         // j + 1 of its channel, j = o + 2m.
-        auto tap_pair = [&](int j, int o) { return j >= o && (j - o) % 2 == 0 && (j - o) / 2 <= R; };
+        auto tap_pair = [&](int j, int o) { return j >= o && (j - o) % 2 == 0 && (j - o) / 2 <= RH; };
         if constexpr (C == 1) {
             // Samples q .. q + 3 in one register (a funnel shift of two
             // words where they straddle): pair q in its low half, pair

@@ -334,8 +334,8 @@ cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStrea
     if (cols > 0x7fffffffLL)
         return cudaErrorInvalidValue;
     const dim3 grid((unsigned)cols, (unsigned)std::min(p.tile_rows, 65535));
-    return cf_launch(blur_tile<T, C, R, RV>, grid, dim3(TileShape<C, R>::THREADS), (size_t)bytes, stream,
-                     p, taps);
+    return cf_launch(blur_tile<T, C, R, RV>, grid, dim3(TileShape<C, R>::THREADS), (size_t)bytes,
+                     stream, p, taps);
 }
 
 /* launch_tile for built radius R and vertical radius RV (tile_v_radius). */

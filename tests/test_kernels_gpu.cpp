@@ -305,14 +305,15 @@ TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
     }
 }
 
-TEST(GpuExact, BlurReducedVerticalRadius)
+TEST(GpuExact, BlurReducedRadius)
 {
-    // A vertical radius of at most a half or a quarter of the horizontal
-    // one runs the register and tile methods' kernels built for it (radius
-    // R across, RV = R / 4 or R / 2 rounded up to a built radius down):
-    // every such pair, vertical radii at, under and just over each RV (a
-    // one-tap vertical kernel among them), every border, frames of several
-    // tiles each way with odd sizes, 16-byte aligned rows or not.
+    // A radius one way of at most a half or a quarter of the other's runs
+    // the kernels built for it: the register method's vertical or
+    // horizontal radius R / 4 or R / 2 (rounded up) beside the other's R,
+    // the tile method's vertical radius the built one next above those.
+    // Every such pair, the smaller radius at, under and just over each
+    // reduced one (a one-tap kernel among them), every border, frames of
+    // several tiles each way with odd sizes, 16-byte aligned rows or not.
     CF_REQUIRE_GPU();
     std::mt19937 rng(1723);
     // sigma giving radius r: 8-bit round(6 sigma + 1) | 1 taps, 16-bit
@@ -332,11 +333,16 @@ TEST(GpuExact, BlurReducedVerticalRadius)
     int i = 0;
     for (int R : { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 }) {
         const int quarter = (R + 3) / 4, half = (R + 1) / 2;
-        for (int ry : { quarter - 1, quarter, quarter + 1, half, half + 1 }) {
+        for (int r : { quarter - 1, quarter, quarter + 1, half, half + 1 }) {
             i++;
-            if (ry >= 0 && ry < R)
-                compare_with_method(CF_BLUR_METHOD_REG, text(R, ry, 3, i), eight[i % 4], size(R),
+            if (r >= 0 && r < R)
+                compare_with_method(CF_BLUR_METHOD_REG, text(R, r, 3, i), eight[i % 4], size(R),
                                     rng, i % 3 == 0 ? 16 : 0);
+            // Across: no one-tap kernel, which the register method does
+            // not take horizontally (its weight, 65536, fills no 16-bit tap).
+            if (r >= 1 && r < R)
+                compare_with_method(CF_BLUR_METHOD_REG, text(r, R, 3, i), eight[(i + 1) % 4],
+                                    size(R), rng, i % 3 == 1 ? 16 : 0);
         }
     }
     const cf_format tile_formats[] = { CF_FORMAT_P010_10LE, CF_FORMAT_GRAY16_LE,

@@ -2,7 +2,7 @@
 # Session 20, issue 17: the GPU call on the final tree. Layout .dev-s20/
 # (bench/diag/s20-prepare-final.sh). As s19-final.sh, but NPP's peer is
 # built there (this machine has no libnpp), and the sanitizers also run
-# the reduced vertical radii. In about 300 s: the tile harness
+# the reduced radii (BlurReducedRadius). In about 300 s: the tile harness
 # (its kernel against a naive blur, then its times); every GPU test but
 # the scheduler's (4 shards) with memcheck and racecheck of the forced
 # methods' small frames beside them; cf-bench's whole blur sweep with the
@@ -29,7 +29,7 @@ TG=$d/build/tests/test-kernels-gpu
 NPP_BUILD=$!
 stamp "tile harness: check against a naive blur, then times (us)"; timeout 60 $d/tile-tune
 stamp "GPU tests (4 shards, not the scheduler's), memcheck and racecheck beside them"
-F='GpuExact.BlurMethodsSmallFrames:GpuExact.BlurForcedMethod*:GpuExact.BlurReducedVerticalRadius'
+F='GpuExact.BlurMethodsSmallFrames:GpuExact.BlurForcedMethod*:GpuExact.BlurReducedRadius'
 pids=()
 for i in 0 1 2 3; do
     GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 170 $TG --gtest_filter='-SchedulerGpu.*' > $L/kgpu$i.log 2>&1 &
