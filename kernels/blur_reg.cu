@@ -97,8 +97,8 @@ bool launch_reg(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
     if (*err == cudaSuccess)
         *err = cf_device_facts(device, &sms, &major);
     if (*err == cudaSuccess)
-        *err = cf_occupancy<blur8_reg<R, RH, RV, C0, C1>>(device, reg_threads(R), (size_t)shared,
-                                                    &per_sm);
+        *err = cf_occupancy<blur8_reg<R, RH, RV, C0, C1>>(device, reg_threads(R),
+                                                            (size_t)shared, &per_sm);
     if (*err != cudaSuccess)
         return true;
     const long long slots = split ? (long long)sms * per_sm : 0;

@@ -21,10 +21,10 @@ namespace {
  * in 2RV + 1 (one of them R, the other at most R; reg_reduced_radius):
  * the tile stages, and its horizontal pass filters, RV rows above and
  * below it; its staged rows hold R pixels left and right of it, of which
- * the horizontal pass reads RH. In a tile of H / 2 rows the 4-column vertical pass gives each
- * thread 2 columns, so every thread has work and the pass takes half as
- * long; the other shapes' threads past tile_h idle. Ends with the block
- * synchronised. */
+ * the horizontal pass reads RH. In a tile of H / 2 rows the 4-column
+ * vertical pass gives each thread 2 columns, so every thread has work and
+ * the pass takes half as long; the other shapes' threads past tile_h
+ * idle. Ends with the block synchronised. */
 template <int R, int RH, int RV, int C>
 __device__ __forceinline__ void reg_tile(const RegPlane &p, int x0, int y0, int tile_h, int border,
                                          uint32_t border_value, const RegTaps &taps, uint8_t *smem)

@@ -85,7 +85,7 @@ template <int C, int R> struct TileShape {
     static_assert(C == 1 || C == 2, "1 or 2 channels");
     static constexpr int THREADS = tile_threads(R);
     static constexpr int TILE_H = kNV * THREADS / kTileS; // output rows
-    static constexpr int IN_H = tile_in_h(R);  // staged rows
+    // Staged rows: at most tile_in_h(R) (TILE_H + 2 RV, blur_tile).
     static constexpr int IN_S = kTileS + 2 * R * C; // staged samples a row
     static constexpr int IN_SP = tile_in_sp(C, R);
     static constexpr int MID_SP = kTileS + 1; // 32-bit words an intermediate row (odd)
@@ -125,14 +125,16 @@ template <> struct TileAcc<uint8_t> {
     using type = uint32_t;
 };
 
-/* The vertical radius a tile of built radius R runs a kernel whose
- * vertical radius is ry (at most R) on: R, or up to radius 24 the built
- * radius next above a quarter or a half of R where ry is at most that
- * (radius 12 and 4: P010 sigma 3 sigma-y 1). */
+/* The smallest built radius at least r (1 to kMaxR): 2-8 by 2, 12-24 by
+ * 4, 32-48 by 8. */
 __host__ __device__ constexpr int tile_built(int r)
 {
     return r <= 8 ? (r + 1) / 2 * 2 : r <= 24 ? (r + 3) / 4 * 4 : (r + 7) / 8 * 8;
 }
+/* The vertical radius a tile of built radius R runs a kernel whose
+ * vertical radius is ry (at most R) on: R, or up to radius 24 the built
+ * radius next above a quarter or a half of R where ry is at most that
+ * (radius 12 and 4: P010 sigma 3 sigma-y 1). */
 __host__ __device__ constexpr int tile_v_quarter(int R)
 {
     return tile_built((R + 3) / 4);
