@@ -311,20 +311,24 @@ TEST(GpuExact, BlurReducedRadius)
     // the kernels built for it: the register method's vertical or
     // horizontal radius R / 4 or R / 2 (rounded up) beside the other's R,
     // the tile method's vertical radius the built one next above those.
-    // Every such pair, the smaller radius at, under and just over each
-    // reduced one (a one-tap kernel among them), every border, frames of
-    // several tiles each way with odd sizes, 16-byte aligned rows or not.
+    // Every such pair, the larger radius a built one or between two, the
+    // smaller at, under and just over each reduced one (a one-tap kernel
+    // among them); at each reduced radius every channel count (NV12: 1 and
+    // 2; RGBA and BGRx: 4), split and whole tiles, 16-byte aligned rows
+    // and not; every border, frames of several tiles each way, odd sizes.
     CF_REQUIRE_GPU();
+#ifdef CF_HAVE_CUDA
     std::mt19937 rng(1723);
     // sigma giving radius r: 8-bit round(6 sigma + 1) | 1 taps, 16-bit
     // round(8 sigma + 1) | 1; radius 0 (one tap) from the smallest sigma,
     // radius 1 from 0.3 (below about 0.21 the side taps round to 0 and the
     // centre holds 65536, a kernel the register method does not take
     // horizontally).
-    auto text = [&](int rx, int ry, int per_r, int i) {
+    int i = 0;
+    auto text = [&](int rx, int ry, int per_r) {
         auto sigma = [&](int r) { return r == 0 ? 0.05 : std::max(0.3, (r - 0.4) / per_r); };
         return "blur=sigma=" + std::to_string(sigma(rx)) + ":sigma-y=" +
-               std::to_string(sigma(ry)) + ":border=" + kBorders[i % 4] +
+               std::to_string(sigma(ry)) + ":border=" + kBorders[i++ % 4] +
                ":border-value=" + std::to_string(rng() % 1100);
     };
     auto size = [&](int r) {
@@ -332,38 +336,59 @@ TEST(GpuExact, BlurReducedRadius)
         return Size{ 3 * 64 + 2 * r + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
                      2 * 128 + 2 * r + std::uniform_int_distribution<int>(0, 40)(rng) };
     };
-    const cf_format eight[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA, CF_FORMAT_BGRX };
-    int i = 0;
-    for (int R : { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24 }) {
+    // Runs `text` with method m forced, tiles split or not, rows aligned
+    // to `align` bytes (0: at random).
+    auto run = [&](cf_blur_method m, const std::string &text, cf_format fmt, int r, bool split,
+                   size_t align) {
+        ScopedMethod forced(m, split);
+        compare_cpu_gpu(text, fmt, size(r), rng, align);
+        EXPECT_EQ(cf_blur_cuda_last_method(), m) << text << " " << cf_format_name(fmt);
+    };
+    struct Shape {
+        cf_format fmt;
+        bool split;
+        size_t align;
+    };
+    const Shape eight[] = { { CF_FORMAT_GRAY8, true, 16 }, { CF_FORMAT_NV12, false, 0 },
+                            { CF_FORMAT_RGBA, true, 0 }, { CF_FORMAT_BGRX, false, 16 } };
+    // Radii up to 12 are built; 14, 18 and 22 run on 16, 20 and 24.
+    for (int r_big : { 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16, 18, 20, 22, 24 }) {
+        const int R = r_big <= 12 ? r_big : (r_big + 3) / 4 * 4;
         const int quarter = (R + 3) / 4, half = (R + 1) / 2;
         for (int r : { quarter - 1, quarter, quarter + 1, half, half + 1 }) {
-            i++;
-            if (r >= 0 && r < R)
-                compare_with_method(CF_BLUR_METHOD_REG, text(R, r, 3, i), eight[i % 4], size(R),
-                                    rng, i % 3 == 0 ? 16 : 0);
-            // Across: no one-tap kernel, which the register method does
-            // not take horizontally (its weight, 65536, fills no 16-bit tap).
-            if (r >= 1 && r < R)
-                compare_with_method(CF_BLUR_METHOD_REG, text(r, R, 3, i), eight[(i + 1) % 4],
-                                    size(R), rng, i % 3 == 1 ? 16 : 0);
+            if (r < 0 || r >= r_big || (r == quarter + 1 && r == half))
+                continue;
+            const bool exact = r == quarter || r == half;
+            for (int k = 0; k < (exact ? 4 : 1); k++) {
+                const Shape &a = eight[exact ? k : i % 4], &b = eight[exact ? 3 - k : (i + 1) % 4];
+                run(CF_BLUR_METHOD_REG, text(r_big, r, 3), a.fmt, r_big, a.split, a.align);
+                // Across: no one-tap kernel, which the register method does
+                // not take horizontally (its weight, 65536, fills no 16-bit
+                // tap).
+                if (r >= 1)
+                    run(CF_BLUR_METHOD_REG, text(r, r_big, 3), b.fmt, r_big, b.split, b.align);
+            }
         }
     }
-    const cf_format tile_formats[] = { CF_FORMAT_P010_10LE, CF_FORMAT_GRAY16_LE,
-                                       CF_FORMAT_I420_10LE, CF_FORMAT_NV12 };
-    for (int R : { 4, 6, 8, 12, 16, 20, 24 }) {
-        // The built radii next above a quarter and a half of R.
-        auto built = [](int r) { return r <= 8 ? (r + 1) / 2 * 2 : (r + 3) / 4 * 4; };
+    const Shape tile[] = { { CF_FORMAT_P010_10LE, true, 16 }, { CF_FORMAT_I420_10LE, true, 0 },
+                           { CF_FORMAT_NV12, true, 16 }, { CF_FORMAT_GRAY16_LE, true, 0 } };
+    // The built radii next above a quarter and a half of R.
+    auto built = [](int r) { return r <= 8 ? (r + 1) / 2 * 2 : (r + 3) / 4 * 4; };
+    for (int r_big : { 4, 6, 8, 10, 12, 14, 16, 20, 22, 24 }) {
+        const int R = built(r_big);
         const int quarter = built((R + 3) / 4), half = built((R + 1) / 2);
         for (int ry : { 0, quarter - 1, quarter, quarter + 1, half, half + 1 }) {
-            i++;
-            if (ry >= R)
+            if (ry >= r_big || (ry == quarter + 1 && ry == half))
                 continue;
-            const cf_format fmt = tile_formats[i % 4];
-            const int per_r = cf_format_get_info(fmt)->depth == 8 ? 3 : 4;
-            compare_with_method(CF_BLUR_METHOD_TILE, text(R, ry, per_r, i), fmt, size(R), rng,
-                                i % 3 == 0 ? 16 : 0);
+            const bool exact = ry == quarter || ry == half;
+            for (int k = 0; k < (exact ? 3 : 1); k++) {
+                const Shape &a = tile[exact ? k : i % 4];
+                const int per_r = cf_format_get_info(a.fmt)->depth == 8 ? 3 : 4;
+                run(CF_BLUR_METHOD_TILE, text(r_big, ry, per_r), a.fmt, r_big, a.split, a.align);
+            }
         }
     }
+#endif
 }
 
 TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
