@@ -48,6 +48,7 @@ constexpr int kTileS = 64;  // output samples of a tile row
 constexpr int kNH = 8;      // outputs per item of the horizontal pass
 constexpr int kNV = 8;      // outputs per thread of the vertical pass
 constexpr int kMaxR = 48;   // widest radius built
+constexpr int kReducedMaxR = 24; // widest radius with reduced vertical radii (tile_v_radius)
 constexpr int kStageBatch = 8; // staged samples a thread loads before it stores any
 
 /* Threads of a block for radius R: 512 (tiles of 64 rows), 1024 from
@@ -132,7 +133,7 @@ __host__ __device__ constexpr int tile_built(int r)
     return r <= 8 ? (r + 1) / 2 * 2 : r <= 24 ? (r + 3) / 4 * 4 : (r + 7) / 8 * 8;
 }
 /* The vertical radius a tile of built radius R runs a kernel whose
- * vertical radius is ry (at most R) on: R, or up to radius 24 the built
+ * vertical radius is ry (at most R) on: R, or up to kReducedMaxR the built
  * radius next above a quarter or a half of R where ry is at most that
  * (radius 12 and 4: P010 sigma 3 sigma-y 1). */
 __host__ __device__ constexpr int tile_v_quarter(int R)
@@ -145,9 +146,9 @@ __host__ __device__ constexpr int tile_v_half(int R)
 }
 __host__ __device__ constexpr int tile_v_radius(int R, int ry)
 {
-    return R > 24 ? R : ry <= tile_v_quarter(R) ? tile_v_quarter(R)
-                      : ry <= tile_v_half(R)      ? tile_v_half(R)
-                                                  : R;
+    return R > kReducedMaxR ? R : ry <= tile_v_quarter(R) ? tile_v_quarter(R)
+                                : ry <= tile_v_half(R)      ? tile_v_half(R)
+                                                            : R;
 }
 
 /* Whether the staged pixels px0 .. px0 + px - 1 of rows y0 - RV .. y0 - RV
@@ -345,7 +346,7 @@ template <typename T, int C, int R>
 cudaError_t launch_tile_v(int RV, const TileTaps &taps, const cf_blur_plane &p,
                           cudaStream_t stream)
 {
-    if constexpr (R <= 24) {
+    if constexpr (R <= kReducedMaxR) {
         if (RV == tile_v_quarter(R) && RV < R)
             return launch_tile<T, C, R, tile_v_quarter(R)>(taps, p, stream);
         if (RV == tile_v_half(R) && RV < R)
