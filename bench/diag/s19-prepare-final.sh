@@ -4,11 +4,12 @@
 # -Dbuildtype=release; ninja): the library, cf-bench, cf-convert-scale-bench,
 # test-kernels-gpu, the GStreamer bundle of .device/rt (GLib; bench/prepare-
 # gpu-run.sh), npp-peer if .dev-17c has it, and the tile harness
-# (bench/diag/tile_tune.cu) on kernels/blur_tile.cu as it is.
+# (bench/diag/tile_tune.cu) on kernels/blur_tile.cu as it is. DEV= another
+# layout (session 20: .dev-s20).
 set -eu
 cd "$(dirname "$0")/../.."
 export PATH="$PATH:/usr/local/cuda/bin"
-f=.dev-s19f b=build-gpu
+f=${DEV:-.dev-s19f} b=build-gpu
 rm -rf $f
 mkdir -p $f/build/core $f/build/bench $f/build/tests
 cp -a $b/core/libcudafilters.so $b/core/libcudafilters.so.0 $b/core/libcudafilters.so.0.1.0 $f/build/core/
