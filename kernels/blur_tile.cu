@@ -25,8 +25,10 @@
  *
  * A block (tile_threads(R) threads) makes a tile of kTileS samples
  * (kTileS / C pixels) by TILE_H rows (64; 128 from radius 24). It stages
- * the tile and R pixels on every side (borders folded; samples shifted
- * down, as 16-bit words whatever their size) in shared memory; the
+ * the tile and R pixels on every side (borders folded; samples as 16-bit
+ * words whatever their size, a 16-bit source's as they are, low bits and
+ * all: inside the plane they go two a cp.async, no register and no shift,
+ * and the horizontal pass masks and scales) in shared memory; the
  * horizontal pass makes kNH outputs of one channel of one staged row per
  * item from a window of the row, into 32-bit intermediates in shared
  * memory (the tile's columns and all TILE_H + 2R rows); the vertical pass
@@ -35,6 +37,7 @@
  * of both arrays have an odd number of words, so the 32 lanes of a warp,
  * which take 32 consecutive rows in the horizontal pass, hit 32 different
  * banks. */
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -159,32 +162,54 @@ __device__ __forceinline__ bool inside(const TilePlane &p, int px0, int y0, int 
     return px0 >= 0 && px0 + px <= p.width && y0 - RV >= 0 && y0 - RV + rows <= p.height;
 }
 
-/* Stages a tile (TileShape's `in`, samples shifted down; its TILE_H rows
- * and RV above and below) whose rows and pixels may lie outside the
- * plane: each sample through cf_border_index both ways. kStageBatch loads
- * in flight per thread before their stores. */
+/* Staged samples: 16-bit words as the source holds them (a 16-bit sample
+ * with its low `shift` bits, which the horizontal pass masks off: p <<
+ * shift), 8-bit samples widened; the constant border as border_value <<
+ * shift. */
+
+/* Stages a tile (TileShape's `in`: its TILE_H rows and RV above and
+ * below) whose rows or pixels reach past the plane. The folded source row
+ * of each staged row and the folded source sample of each staged sample
+ * column go first into tables (cf_border_index once each, not once a
+ * sample), in `mid`, which the horizontal pass overwrites only after the
+ * barrier that ends the staging; the barrier before them keeps the
+ * previous tile's vertical pass, which reads `mid`, ahead of them. Then
+ * every sample from the tables, kStageBatch loads in flight per thread
+ * before their stores. */
 template <typename T, int C, int R, int RV>
-__device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0, uint16_t *in)
+__device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0, uint16_t *in,
+                                             uint32_t *mid)
 {
     using Shape = TileShape<C, R>;
-    constexpr int IN_S = Shape::IN_S, IN_SP = Shape::IN_SP;
-    constexpr int N = (Shape::TILE_H + 2 * RV) * IN_S;
+    constexpr int IN_S = Shape::IN_S, IN_SP = Shape::IN_SP, IN_H = Shape::TILE_H + 2 * RV;
+    constexpr int N = IN_H * IN_S;
     constexpr int kThreads = Shape::THREADS, ROUNDS = (N + kThreads - 1) / kThreads;
+    static_assert(IN_S + IN_H <= Shape::TILE_H * Shape::MID_SP, "the tables fit in mid");
+    int *col_src = reinterpret_cast<int *>(mid);  // IN_S: sample of its source row, or -1
+    int *row_src = col_src + IN_S;                 // IN_H: source row, or -1
     const int tid = threadIdx.x;
+    __syncthreads();
+    for (int i = tid; i < IN_S + IN_H; i += kThreads) {
+        if (i < IN_S) {
+            const int sx = cf_border_index(px0 + i / C, p.width, p.border);
+            col_src[i] = sx < 0 ? -1 : sx * C + i % C;
+        } else {
+            row_src[i - IN_S] = cf_border_index(y0 - RV + i - IN_S, p.height, p.border);
+        }
+    }
+    __syncthreads();
+    const uint32_t border = p.border_value << p.shift;
     for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
         uint32_t v[kStageBatch];
 #pragma unroll
         for (int k = 0; k < kStageBatch; k++) {
             const int i = tid + (b0 + k) * kThreads;
-            v[k] = p.border_value;
+            v[k] = border;
             if (b0 + k < ROUNDS && i < N) {
                 const int r = i / IN_S, xs = i - r * IN_S;
-                const int sy = cf_border_index(y0 - RV + r, p.height, p.border);
-                const int sx = cf_border_index(px0 + xs / C, p.width, p.border);
+                const int sy = row_src[r], sx = col_src[xs];
                 if (sy >= 0 && sx >= 0)
-                    v[k] = (uint32_t)reinterpret_cast<const T *>(
-                               p.src + (size_t)sy * p.src_pitch)[(size_t)sx * C + xs % C] >>
-                           p.shift;
+                    v[k] = reinterpret_cast<const T *>(p.src + (size_t)sy * p.src_pitch)[sx];
             }
         }
 #pragma unroll
@@ -198,11 +223,12 @@ __device__ __forceinline__ void stage_folded(const TilePlane &p, int px0, int y0
     }
 }
 
-/* Stages a tile that lies inside the plane, rows aligned to two samples:
- * two samples a load (R is even, so a tile's first staged sample, sample
- * blockIdx.x * kTileS - R C of its row, is an even one) and a 32-bit store
- * of two 16-bit words, with none of stage_folded's index folding: at small
- * radii the staging is most of a tile's instructions. */
+/* Stages a tile that lies inside the plane, rows aligned to two samples
+ * (R is even, so a tile's first staged sample, sample blockIdx.x * kTileS
+ * - R C of its row, is an even one), with none of stage_folded's tables.
+ * 16-bit samples: two a 4-byte asynchronous copy (cp.async: straight into
+ * shared memory, no register, no shift; the horizontal pass masks).
+ * 8-bit ones: two a load, widened to two 16-bit words, one 32-bit store. */
 template <typename T, int C, int R, int RV>
 __device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0, uint16_t *in)
 {
@@ -211,30 +237,41 @@ __device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0
     constexpr int IN_SP = Shape::IN_SP, ROW_PAIRS = Shape::IN_S / 2;
     constexpr int N = (Shape::TILE_H + 2 * RV) * ROW_PAIRS, kThreads = Shape::THREADS;
     constexpr int ROUNDS = (N + kThreads - 1) / kThreads;
-    using Pair = std::conditional_t<sizeof(T) == 2, uint32_t, uint16_t>;
-    constexpr int BITS = 8 * sizeof(T);
     const int tid = threadIdx.x;
     const uint8_t *base = p.src + (size_t)(y0 - RV) * p.src_pitch + (size_t)px0 * C * sizeof(T);
-    for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
-        uint32_t v[kStageBatch];
-#pragma unroll
-        for (int k = 0; k < kStageBatch; k++) {
-            const int i = tid + (b0 + k) * kThreads;
-            v[k] = 0;
-            if (b0 + k < ROUNDS && i < N) {
+    if constexpr (sizeof(T) == 2) {
+#pragma unroll 8
+        for (int k = 0; k < ROUNDS; k++) {
+            const int i = tid + k * kThreads;
+            if (i < N) {
                 const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
-                v[k] = __ldg(reinterpret_cast<const Pair *>(base + (size_t)r * p.src_pitch +
-                                                            (size_t)xp * 2 * sizeof(T)));
+                __pipeline_memcpy_async(in + r * IN_SP + 2 * xp,
+                                        base + (size_t)r * p.src_pitch + (size_t)xp * 4, 4);
             }
         }
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+    } else {
+        for (int b0 = 0; b0 < ROUNDS; b0 += kStageBatch) {
+            uint32_t v[kStageBatch];
 #pragma unroll
-        for (int k = 0; k < kStageBatch; k++) {
-            const int i = tid + (b0 + k) * kThreads;
-            if (b0 + k < ROUNDS && i < N) {
-                const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
-                const uint32_t lo = (v[k] & ((1u << BITS) - 1)) >> p.shift;
-                const uint32_t hi = (v[k] >> BITS) >> p.shift;
-                *reinterpret_cast<uint32_t *>(in + r * IN_SP + 2 * xp) = lo | hi << 16;
+            for (int k = 0; k < kStageBatch; k++) {
+                const int i = tid + (b0 + k) * kThreads;
+                v[k] = 0;
+                if (b0 + k < ROUNDS && i < N) {
+                    const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
+                    v[k] = __ldg(reinterpret_cast<const uint16_t *>(base + (size_t)r * p.src_pitch +
+                                                                    (size_t)xp * 2));
+                }
+            }
+#pragma unroll
+            for (int k = 0; k < kStageBatch; k++) {
+                const int i = tid + (b0 + k) * kThreads;
+                if (b0 + k < ROUNDS && i < N) {
+                    const int r = i / ROW_PAIRS, xp = i - r * ROW_PAIRS;
+                    *reinterpret_cast<uint32_t *>(in + r * IN_SP + 2 * xp) =
+                        (v[k] & 0xffu) | (v[k] >> 8) << 16;
+                }
             }
         }
     }
@@ -267,28 +304,40 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
         if (src_aligned && inside(p, px0, y0, IN_S / C, IN_H, RV))
             stage_inside<T, C, R, RV>(p, px0, y0, in);
         else
-            stage_folded<T, C, R, RV>(p, px0, y0, in);
+            stage_folded<T, C, R, RV>(p, px0, y0, in, mid);
         __syncthreads();
         // Horizontal: item i is staged row i % IN_H (lanes on consecutive
         // rows), group g = i / IN_H: channel g % C of the kNH pixels from
-        // pixel kNH * (g / C) of the tile. Sums start at 2^7, the rounding
-        // of cf_blur_round_h.
+        // pixel kNH * (g / C) of the tile. The staged samples are p <<
+        // shift (masked here: a 16-bit source's low bits need not be 0),
+        // so the sums are 2^shift times blur.h's, still below 2^32 (at
+        // most 65536 (65535 >> shift << shift) + 2^(7 + shift)); they
+        // start at 2^(7 + shift), the rounding of cf_blur_round_h, and
+        // end shifted down by 8 + shift.
+        const uint32_t mask = sizeof(T) == 2 ? 0xffffu >> p.shift << p.shift : 0xffffu;
+        const int h_shift = 8 + (sizeof(T) == 2 ? p.shift : 0);
         for (int i = tid; i < IN_H * GROUPS; i += kThreads) {
             const int r = i % IN_H, g = i / IN_H;
             const int base = kNH * (g / C) * C + g % C; // its first sample in the tile
             const uint16_t *w = in + r * IN_SP + base;  // staged sample base + m C: tap m
+            auto sample = [&](int m) -> uint32_t {
+                if constexpr (sizeof(T) == 2)
+                    return w[m * C] & mask;
+                else
+                    return w[m * C];
+            };
             uint32_t acc[kNH];
 #pragma unroll
-            for (int o = 0; o < kNH; o++) acc[o] = 1u << 7;
+            for (int o = 0; o < kNH; o++) acc[o] = 1u << (h_shift - 1);
 #pragma unroll
             for (int t = 0; t < R; t++)
 #pragma unroll
                 for (int o = 0; o < kNH; o++)
-                    acc[o] += taps.x[t] * ((uint32_t)w[(o + t) * C] + w[(o + 2 * R - t) * C]);
+                    acc[o] += taps.x[t] * (sample(o + t) + sample(o + 2 * R - t));
             uint32_t *m = mid + r * MID_SP + base;
 #pragma unroll
             for (int o = 0; o < kNH; o++)
-                m[o * C] = (acc[o] + taps.xc * w[(o + R) * C]) >> 8;
+                m[o * C] = (acc[o] + taps.xc * sample(o + R)) >> h_shift;
         }
         __syncthreads();
         // Vertical: sample column x of the tile, output rows r0 .. r0 +
@@ -300,11 +349,22 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
         VAcc acc[kNV];
 #pragma unroll
         for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
+        // Up to radius 24 every tap unrolled; past it kVChunk taps at a
+        // time (a loop over the chunks), which keeps the rows of one
+        // chunk, not of all 2RV + kNV, in registers: unrolled whole, radii
+        // 32-48 spilled hundreds of bytes a thread.
+        constexpr int kVChunk = RV > 40 ? 8 : RV;
+        static_assert(RV % kVChunk == 0, "whole chunks of vertical taps");
+#pragma unroll 1
+        for (int t0 = 0; t0 < RV; t0 += kVChunk)
 #pragma unroll
-        for (int t = 0; t < RV; t++)
+            for (int j = 0; j < kVChunk; j++) {
+                const int t = t0 + j;
+                const VAcc w = taps.y[t];
 #pragma unroll
-            for (int o = 0; o < kNV; o++)
-                acc[o] += (VAcc)taps.y[t] * (m[(o + t) * MID_SP] + m[(o + 2 * RV - t) * MID_SP]);
+                for (int o = 0; o < kNV; o++)
+                    acc[o] += w * (m[(o + t) * MID_SP] + m[(o + 2 * RV - t) * MID_SP]);
+            }
         if (sx_out + x < samples) {
 #pragma unroll
             for (int o = 0; o < kNV; o++) {
