@@ -46,6 +46,16 @@ namespace {
  *   at 4K, 0.245 against 0.257: bench/results/2026-12-01-h200-s19-17-blur.md;
  *   it also takes 8-bit frames and radii up to 48, slower there than reg
  *   or sep);
+ * - the tile method for those frames up to radius 40 where the smaller
+ *   radius is at least two thirds of the larger: since its staging went to
+ *   cp.async and folding tables (session 21), 4K P010-like frames at
+ *   radius 32 take 209 us against the two-pass method's 248, 8K 734
+ *   against 928; at radius 40, 255 against about 280 (the two-pass
+ *   method's radius 32 and 48, 248 and 314: tile_tune.cu and sep_tune.cu,
+ *   bench/results/2026-12-02-h200-s21-17-tile.md). Past radius 24 it runs
+ *   unequal radii both ways on the larger (no reduced vertical radius), so
+ *   where they differ much (P010 sigma 8 sigma-y 2: 32 and 8) the two-pass
+ *   method, each direction on its own radius, stays the faster;
  * - else the two-pass method, which takes every frame the element accepts. */
 struct Row {
     cf_blur_method method;
@@ -59,6 +69,7 @@ constexpr Row kTable[] = {
     { CF_BLUR_METHOD_REG, 96, 1, 2, false },
     { CF_BLUR_METHOD_SLIDE, 4, 2, 0, true },
     { CF_BLUR_METHOD_TILE, 24, 2, 0, false },
+    { CF_BLUR_METHOD_TILE, 40, 2, 2, false },
     { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0, 0, false },
 };
 

@@ -562,9 +562,14 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
         { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // radii 20 and 4: vertical on 6
         { 6, 6, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010, 49 taps: radius 24
-        { 6.5, 6.5, 1, 2, 1, CF_BLUR_METHOD_SEP }, // GRAY16, 53 taps: radius 26
-        { 8, 8, 1, 2, 1, CF_BLUR_METHOD_SEP },    // GRAY16, 65 taps: radius 32
-        { 8, 1, 1, 2, 2, CF_BLUR_METHOD_SEP },    // the larger radius, 32, decides
+        { 6.5, 6.5, 1, 2, 1, CF_BLUR_METHOD_TILE }, // GRAY16, 53 taps: radius 26, on 32
+        { 8, 8, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 65 taps: radius 32
+        { 8, 8, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010, radius 32
+        { 10, 10, 1, 2, 2, CF_BLUR_METHOD_TILE }, // P010, radius 40
+        { 10.5, 10.5, 1, 2, 2, CF_BLUR_METHOD_SEP }, // radius 42: past the tile's 40
+        { 8, 6, 1, 2, 2, CF_BLUR_METHOD_TILE },   // radii 32 and 24: at least 2/3
+        { 8, 5, 1, 2, 2, CF_BLUR_METHOD_SEP },    // radii 32 and 20: under 2/3
+        { 8, 1, 1, 2, 2, CF_BLUR_METHOD_SEP },    // radii 32 and 4
         { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_SLIDE }, // 16-bit, one tap of 65536
         { 0.5, 0.5, 1, 2, 2, CF_BLUR_METHOD_SLIDE }, // P010, radius 2
         { 1, 1, 1, 2, 2, CF_BLUR_METHOD_SLIDE },  // P010, radius 4
