@@ -1,12 +1,13 @@
 #!/bin/bash
-# Session 21, issue 17: 32-bit vertical sums for narrow samples (P010,
-# cf_blur_narrow_round_v) in the tile and two-pass methods, against HEAD's
-# kernels (8e0c0b3 and before): tile_tune.cu and sep_tune.cu built on each
-# (.dev-s21/ab/{tile,sep}-new from the working tree, -old from HEAD's
-# kernels/blur_tile.cu and blur_sep.cu), each checked against a naive blur,
-# then timed, twice in turn; then Nsight Compute on the tile kernel of
-# radius 6 and 24 (4K P010-like luma) and the columns pass, old and new:
-# pipe utilization, warp states. Output: $OUT/ab.log.
+# Session 21, issue 17: 32-bit vertical sums for narrow samples (P010) in
+# the tile and two-pass methods (bench/diag/s21-narrow-vertical.patch on
+# a2d2312; not landed) against a2d2312's kernels: tile_tune.cu and
+# sep_tune.cu built on each (.dev-s21/ab/{tile,sep}-new from the patched
+# tree, -old from a2d2312's kernels/blur_tile.cu and blur_sep.cu), each
+# checked against a naive blur, then timed, twice in turn; then Nsight
+# Compute on the tile kernel of radius 6 and 24 (4K P010-like luma) and
+# the columns pass, old and new: pipe utilization, warp states. Output:
+# $OUT/ab.log.
 set -u
 cd "$(dirname "$0")/../.."
 d=$PWD/.dev-s21
