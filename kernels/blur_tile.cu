@@ -162,10 +162,10 @@ __device__ __forceinline__ bool inside(const TilePlane &p, int px0, int y0, int 
     return px0 >= 0 && px0 + px <= p.width && y0 - RV >= 0 && y0 - RV + rows <= p.height;
 }
 
-/* Staged samples: 16-bit words as the source holds them (a 16-bit sample
- * with its low `shift` bits, which the horizontal pass masks off: p <<
- * shift), 8-bit samples widened; the constant border as border_value <<
- * shift. */
+/* Staging, both forms: a staged sample is a 16-bit word, a 16-bit
+ * source's as the source holds it (the sample p << shift and whatever its
+ * low `shift` bits hold, which the horizontal pass masks off), an 8-bit
+ * one widened; the constant border is border_value << shift. */
 
 /* Stages a tile (TileShape's `in`: its TILE_H rows and RV above and
  * below) whose rows or pixels reach past the plane. The folded source row
