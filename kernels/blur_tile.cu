@@ -116,7 +116,7 @@ struct TilePlane {
     size_t dst_pitch; // bytes
     int width, height; // pixels
     int border, shift;
-    uint32_t border_value; // sample units, after the shift
+    uint32_t border_value; // blur.h's sample units (shifted down); staging shifts it up
     int tile_rows;         // tiles down the plane
 };
 
@@ -165,7 +165,10 @@ __device__ __forceinline__ bool inside(const TilePlane &p, int px0, int y0, int 
 /* Staging, both forms: a staged sample is a 16-bit word, a 16-bit
  * source's as the source holds it (the sample p << shift and whatever its
  * low `shift` bits hold, which the horizontal pass masks off), an 8-bit
- * one widened; the constant border is border_value << shift. */
+ * one widened; the constant border is border_value << shift. The
+ * horizontal sums of such words stay below 2^32 because the taps sum to
+ * 65536 (cf_blur_make_kernel; blur.h's bound), with no room to spare at
+ * shift 0 as before, and none needed. */
 
 /* Stages a tile (TileShape's `in`: its TILE_H rows and RV above and
  * below) whose rows or pixels reach past the plane. The folded source row
@@ -349,10 +352,10 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
         VAcc acc[kNV];
 #pragma unroll
         for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
-        // Up to radius 24 every tap unrolled; past it kVChunk taps at a
-        // time (a loop over the chunks), which keeps the rows of one
-        // chunk, not of all 2RV + kNV, in registers: unrolled whole, radii
-        // 32-48 spilled hundreds of bytes a thread.
+        // Every tap unrolled, but radius 48 goes kVChunk taps at a time (a
+        // loop over the chunks), which keeps the rows of one chunk, not of
+        // all 2RV + kNV, in registers: unrolled whole, with this staging
+        // it spilled about 550 bytes a thread (radii up to 40 do not).
         constexpr int kVChunk = RV > 40 ? 8 : RV;
         static_assert(RV % kVChunk == 0, "whole chunks of vertical taps");
 #pragma unroll 1
@@ -376,10 +379,12 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
                     (T)((uint32_t)(sum >> 24) << p.shift);
             }
         }
-        // The next tile's staging writes only `in`, which every thread has
-        // finished reading (the barrier after the horizontal pass); its
-        // horizontal pass writes `mid` only after the barrier after
-        // staging, which every thread reaches after its vertical pass.
+        // The next tile's staging writes `in`, which every thread has
+        // finished reading (the barrier after the horizontal pass), and,
+        // folded, its tables in `mid`, only after the barrier that opens
+        // stage_folded, which every thread reaches after its vertical
+        // pass; its horizontal pass writes `mid` only after the barrier
+        // after staging.
     }
 }
 

@@ -412,6 +412,19 @@ TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
         compare_with_method(CF_BLUR_METHOD_TILE, text, formats[i % 6], s, rng, i % 4 < 2 ? 16 : 0);
         i++;
     }
+    // 16-bit planes at radius 32 (P010 sigma 8, which the dispatch table
+    // gives this method), which the loop above gives 8-bit formats: each
+    // border, aligned rows and not.
+    for (int k = 0; k < 4; k++) {
+        const int r = 32;
+        Size s = { 2 * (3 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
+                   2 * (2 * 64 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
+        std::string text = "blur=sigma=8:border=" + std::string(kBorders[k]) +
+                           ":border-value=" + std::to_string(rng() % 1100);
+        compare_with_method(CF_BLUR_METHOD_TILE, text,
+                            k % 2 ? CF_FORMAT_GRAY16_LE : CF_FORMAT_P010_10LE, s, rng,
+                            k < 2 ? 16 : 0);
+    }
     // Random sigmas (unequal half the time), sizes (tiny, narrower or
     // shorter than the kernel, several tiles), borders: radii up to 48.
     for (int k = 0; k < 36; k++) {
