@@ -402,10 +402,14 @@ TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
     std::mt19937 rng(1720);
     const cf_format formats[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE,
                                   CF_FORMAT_GRAY8,     CF_FORMAT_NV12,      CF_FORMAT_I420 };
+    // About 3 x 2 tiles of radius r, odd width, random height.
+    auto tiles_size = [&](int r) {
+        const int w = 2 * (3 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1;
+        return Size{ w, 2 * (2 * 64 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
+    };
     int i = 0;
     for (int r : { 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 19, 20, 23, 24, 29, 32, 36, 40, 44, 48 }) {
-        Size s = { 2 * (3 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
-                   2 * (2 * 64 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
+        const Size s = tiles_size(r);
         std::string text = "blur=sigma=" + std::to_string(0.3 + r / 4.0) +
                            ":kernel-size=" + std::to_string(2 * r + 1) + ":border=" +
                            kBorders[i % 4] + ":border-value=" + std::to_string(rng() % 1100);
@@ -416,9 +420,7 @@ TEST(GpuExact, BlurTileMethodEveryRadiusAndFormat)
     // gives this method), which the loop above gives 8-bit formats: each
     // border, aligned rows and not.
     for (int k = 0; k < 4; k++) {
-        const int r = 32;
-        Size s = { 2 * (3 * 64 + 2 * r) + 2 * std::uniform_int_distribution<int>(0, 40)(rng) + 1,
-                   2 * (2 * 64 + 2 * r) + std::uniform_int_distribution<int>(0, 40)(rng) };
+        const Size s = tiles_size(32);
         std::string text = "blur=sigma=8:border=" + std::string(kBorders[k]) +
                            ":border-value=" + std::to_string(rng() % 1100);
         compare_with_method(CF_BLUR_METHOD_TILE, text,

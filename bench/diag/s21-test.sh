@@ -1,21 +1,6 @@
 #!/bin/bash
 # Session 21, issue 17: GpuExact.BlurTileMethodEveryRadiusAndFormat after
 # a review added 16-bit planes at radius 32 to it, plain, under memcheck
-# and under racecheck, in parallel. Layout .dev-s21f/ (bench/diag/s21-
-# prepare-final.sh). Output: $OUT/test.log.
-set -u
-cd "$(dirname "$0")/../.."
-d=$PWD/.dev-s21f
-OUT=${OUT:-/tmp/cf-out}; mkdir -p "$OUT"
-exec > "$OUT/test.log" 2>&1
-source $d/rt/env.sh
-export LD_LIBRARY_PATH=$d/build/core:$LD_LIBRARY_PATH
-TG=$d/build/tests/test-kernels-gpu F=GpuExact.BlurTileMethodEveryRadiusAndFormat
-timeout 170 $TG --gtest_filter=$F > $OUT/plain.txt 2>&1 &
-timeout 170 compute-sanitizer --tool memcheck --error-exitcode 9 $TG --gtest_filter=$F > $OUT/memcheck.txt 2>&1 &
-timeout 170 compute-sanitizer --tool racecheck --error-exitcode 9 $TG --gtest_filter=$F > $OUT/racecheck.txt 2>&1 &
-for j in 1 2 3; do wait -n; echo "job rc $?"; done
-for f in plain memcheck racecheck; do
-    echo "-- $f"
-    grep -E "^\[  (FAILED|PASSED|OK) |^\[==========\]|Failure|ERROR SUMMARY|RACECHECK SUMMARY" $OUT/$f.txt | head -12
-done
+# and under racecheck, in parallel: bench/diag/s20-test.sh on the layout
+# .dev-s21f/ (bench/diag/s21-prepare-final.sh). Output: $OUT/test.log.
+DEV=.dev-s21f F=GpuExact.BlurTileMethodEveryRadiusAndFormat exec bash "$(dirname "$0")/s20-test.sh"
