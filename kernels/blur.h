@@ -178,9 +178,10 @@ typedef enum cf_blur_method {
     CF_BLUR_METHOD_SEP,  /* two passes, paired taps (blur_sep.cu) */
     CF_BLUR_METHOD_TILE, /* 1-2 channels, one pass per tile, paired taps (blur_tile.cu) */
     CF_BLUR_METHOD_SLIDE, /* small radii, columns streamed through registers (blur_slide.cu) */
+    CF_BLUR_METHOD_TENSOR, /* 8-bit, two passes of int8 tensor-core products (blur_tensor.cu) */
 } cf_blur_method;
 
-/* "auto", "reg", "sep", "tile", "slide". */
+/* "auto", "reg", "sep", "tile", "slide", "tensor". */
 CF_API const char *cf_blur_method_name(cf_blur_method method);
 /* The method the dispatch table picks for these planes and kernels on the
  * current CUDA device (CF_BLUR_METHOD_AUTO when none takes them): host

@@ -126,6 +126,30 @@ cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
                     cudaStream_t stream);
 
+/* Shared memory a block of the tensor-core method needs for horizontal
+ * radius rx and vertical radius ry (the larger of its two passes'), bytes. */
+size_t tensor_shared(int rx, int ry);
+
+/* Whether the tensor-core method takes these planes and kernels on a GPU
+ * whose blocks may have shared_limit bytes of shared memory: 8-bit planes
+ * (no shift) of 1, 2 or 4 channels, odd kernels up to CF_BLUR_MAX_KSIZE
+ * taps whose every tap is below 65536 (not the one-tap identity), a limit
+ * of at least 99 KiB (compute capability 8.0 and later; sm_75 has 64) that
+ * holds tensor_shared. Pure host arithmetic. */
+bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
+                  int n_planes, int shared_limit);
+
+/* Queues the tensor-core method on stream, plane by plane (two launches
+ * each), through tmp: device memory of tmp_pitch bytes a row, 16-byte
+ * aligned, a multiple of 16, holding 2 bytes a sample of the widest plane
+ * plus 64, as many rows as the tallest plane (blur_filter.c's scratch holds
+ * that). Returns cudaErrorNotSupported on a device of compute capability
+ * below 8.0, cudaErrorInvalidValue for a scratch that does not fit, else
+ * the first launch error. */
+cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
+                       const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
+                       cudaStream_t stream);
+
 /* The shared memory a block of the current device may opt in to
  * (cf_device_shared_optin), or INT_MAX where the device cannot be asked
  * (no GPU: the launch then reports that). */

@@ -56,27 +56,37 @@ namespace {
  *   unequal radii both ways on the larger (no reduced vertical radius), so
  *   where they differ much (P010 sigma 8 sigma-y 2: 32 and 8) the two-pass
  *   method, each direction on its own radius, stays the faster;
- * - else the two-pass method, which takes every frame the element accepts. */
+ * - else the two-pass method, which takes every frame the element accepts.
+ * Before all of them, the tensor-core method for 8-bit frames (1, 2 or 4
+ * channels a plane) whose larger radius is at least 36 (8-bit sigma 12):
+ * from there its two passes of int8 tensor-core products beat the
+ * register and two-pass methods' multiply-adds, by about 2x at radius 96
+ * (4K GRAY8 0.094 ms against 0.195 and 0.220) and the more the larger the
+ * radius; at radius 24 they tie (0.063 against the register method's 0.060),
+ * at 6 it is three times slower (prototype, bench/results/2026-12-02-h200-
+ * s22-17-tensor.md). */
 struct Row {
     cf_blur_method method;
+    int min_radius; // of the larger radius
     int max_radius;
     int sample_bytes; // of every plane; 0: any
     int min_thirds;   // the smaller radius at least min_thirds / 3 of the larger
     bool word_rows;   // every plane's source rows 4-byte aligned
 };
 constexpr Row kTable[] = {
-    { CF_BLUR_METHOD_REG, 48, 1, 0, false },
-    { CF_BLUR_METHOD_REG, 96, 1, 2, false },
-    { CF_BLUR_METHOD_SLIDE, 4, 2, 0, true },
-    { CF_BLUR_METHOD_TILE, 24, 2, 0, false },
-    { CF_BLUR_METHOD_TILE, 40, 2, 2, false },
-    { CF_BLUR_METHOD_SEP, CF_BLUR_MAX_KSIZE / 2, 0, 0, false },
+    { CF_BLUR_METHOD_TENSOR, 36, CF_BLUR_MAX_KSIZE / 2, 1, 0, false },
+    { CF_BLUR_METHOD_REG, 0, 48, 1, 0, false },
+    { CF_BLUR_METHOD_REG, 0, 96, 1, 2, false },
+    { CF_BLUR_METHOD_SLIDE, 0, 4, 2, 0, true },
+    { CF_BLUR_METHOD_TILE, 0, 24, 2, 0, false },
+    { CF_BLUR_METHOD_TILE, 0, 40, 2, 2, false },
+    { CF_BLUR_METHOD_SEP, 0, CF_BLUR_MAX_KSIZE / 2, 0, 0, false },
 };
 
 bool row_fits(const Row &row, int rx, int ry, const cf_blur_plane *planes, int n_planes)
 {
     const int r = std::max(rx, ry);
-    if (r > row.max_radius || 3 * std::min(rx, ry) < row.min_thirds * r)
+    if (r < row.min_radius || r > row.max_radius || 3 * std::min(rx, ry) < row.min_thirds * r)
         return false;
     for (int i = 0; i < n_planes; i++) {
         if (row.sample_bytes != 0 && planes[i].sample_bytes != row.sample_bytes)
@@ -103,6 +113,8 @@ bool takes(cf_blur_method m, const cf_blur_kernel &kx, const cf_blur_kernel &ky,
     case CF_BLUR_METHOD_TILE:
         return cf_blur_cuda::tile_takes(kx, ky, planes, n_planes, shared_limit);
     case CF_BLUR_METHOD_SLIDE: return cf_blur_cuda::slide_takes(kx, ky, planes, n_planes);
+    case CF_BLUR_METHOD_TENSOR:
+        return cf_blur_cuda::tensor_takes(kx, ky, planes, n_planes, shared_limit);
     default: return false;
     }
 }
@@ -125,6 +137,7 @@ extern "C" const char *cf_blur_method_name(cf_blur_method method)
     case CF_BLUR_METHOD_SEP: return "sep";
     case CF_BLUR_METHOD_TILE: return "tile";
     case CF_BLUR_METHOD_SLIDE: return "slide";
+    case CF_BLUR_METHOD_TENSOR: return "tensor";
     }
     return "?";
 }
@@ -199,6 +212,13 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
         const cf_status st = CF_CUDA_CHECK(
             m == CF_BLUR_METHOD_TILE ? cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, limit, s)
                                      : cf_blur_cuda::slide_run(*kx, *ky, planes, n_planes, s));
+        if (st == CF_OK)
+            t_last = m;
+        return st;
+    }
+    if (m == CF_BLUR_METHOD_TENSOR) {
+        const cf_status st =
+            CF_CUDA_CHECK(cf_blur_cuda::tensor_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s));
         if (st == CF_OK)
             t_last = m;
         return st;

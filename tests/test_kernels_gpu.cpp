@@ -232,6 +232,14 @@ std::string random_blur(std::mt19937 &rng, int max_r, int depth, double min_sigm
     return text;
 }
 
+// Whether device 0 has the int8 tensor-core products the tensor-core
+// method needs (compute capability 8.0 or later).
+bool tensor_cores()
+{
+    cf_device_info info;
+    return cf_device_get_info(0, &info) == CF_OK && info.compute_major >= 8;
+}
+
 // Runs compare_cpu_gpu with the CUDA method forced and checks it ran.
 void compare_with_method(cf_blur_method m, const std::string &text, cf_format fmt, Size s,
                          std::mt19937 &rng, size_t align = 0)
@@ -303,6 +311,40 @@ TEST(GpuExact, BlurRegisterMethodUnequalAndPaddedRadii)
         compare_with_method(CF_BLUR_METHOD_REG, random_blur(rng, max_r, 8, 0.3), fmt,
                             random_size(rng, max_r), rng, i % 3 == 0 ? 16 : 0);
     }
+}
+
+TEST(GpuExact, BlurTensorMethodEveryFormatRandomRadii)
+{
+    // The tensor-core method forced on every 8-bit format of 1, 2 or 4
+    // channels a plane: radii 1..512 (kernels up to 1025 taps), unequal
+    // radii, every border, guard bytes, frames of many tiles each way
+    // (rows pass: 128 pixels by 32 / channels rows; columns pass: 32
+    // samples by 128 rows).
+    CF_REQUIRE_GPU();
+    if (!tensor_cores())
+        GTEST_SKIP() << "no int8 tensor-core products below compute capability 8.0";
+    std::mt19937 rng(1722);
+    const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_I420, CF_FORMAT_RGBA,
+                                  CF_FORMAT_BGRX };
+    for (int round = 0; round < 3; round++)
+        for (cf_format fmt : formats) {
+            const int max_r = round == 0 ? 24 : round == 1 ? 128 : 512;
+            compare_with_method(CF_BLUR_METHOD_TENSOR, random_blur(rng, max_r, 8, 0.3), fmt,
+                                random_size(rng, max_r), rng, round == 1 ? 16 : 0);
+        }
+    // Kernels of 1025 taps, one way or both.
+    compare_with_method(CF_BLUR_METHOD_TENSOR, "blur=sigma=128", CF_FORMAT_GRAY8, { 70, 1030 },
+                        rng);
+    compare_with_method(CF_BLUR_METHOD_TENSOR,
+                        "blur=sigma=3:kernel-size=1025:border=constant:border-value=201",
+                        CF_FORMAT_RGBA, { 1100, 9 }, rng);
+    compare_with_method(CF_BLUR_METHOD_TENSOR, "blur=sigma=40:sigma-y=0.5:border=reflect",
+                        CF_FORMAT_NV12, { 2100, 300 }, rng);
+    // Every border at one radius on frames of many tiles both ways.
+    for (int b = 0; b < 4; b++)
+        compare_with_method(CF_BLUR_METHOD_TENSOR,
+                            std::string("blur=sigma=20:border=") + kBorders[b] + ":border-value=200",
+                            b % 2 ? CF_FORMAT_RGBA : CF_FORMAT_GRAY8, { 1500, 400 }, rng, 16);
 }
 
 TEST(GpuExact, BlurReducedRadius)
@@ -496,6 +538,11 @@ TEST(GpuExact, BlurMethodsSmallFrames)
                             random_blur(rng, 48, cf_format_get_info(tile_formats[i % 3])->depth),
                             tile_formats[i % 3], { 1 + (int)(rng() % 150), 1 + (int)(rng() % 90) },
                             rng);
+        const cf_format tensor_formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_NV12, CF_FORMAT_RGBA };
+        if (tensor_cores())
+            compare_with_method(CF_BLUR_METHOD_TENSOR, random_blur(rng, i < 3 ? 40 : 200, 8, 0.3),
+                                tensor_formats[i % 3],
+                                { 1 + (int)(rng() % 300), 1 + (int)(rng() % 200) }, rng);
         const cf_format slide_formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGB, CF_FORMAT_P010_10LE };
         compare_with_method(CF_BLUR_METHOD_SLIDE,
                             random_blur(rng, i % 3 < 2 ? 6 : 8,
@@ -537,6 +584,18 @@ TEST(GpuExact, BlurForcedMethodThatDoesNotTakeTheFrameFails)
     EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_UNSUPPORTED_FORMAT);
     EXPECT_NE(std::string(cf_last_error()).find("slide"), std::string::npos) << cf_last_error();
     cf_filter_free(&f);
+    // The tensor-core method takes no plane of 3 channels.
+    cf_blur_cuda_force(CF_BLUR_METHOD_TENSOR, true);
+    cf_frame_free(&src);
+    cf_frame_free(&dst);
+    CF_ASSERT_OK(cf_frame_alloc(&src, CF_FORMAT_RGB, 32, 16, CF_MEMORY_DEVICE));
+    CF_ASSERT_OK(cf_frame_alloc(&dst, CF_FORMAT_RGB, 32, 16, CF_MEMORY_DEVICE));
+    f = cf_filter_new("blur");
+    ASSERT_NE(f, nullptr);
+    CF_ASSERT_OK(cf_filter_set_double(f, "sigma", 20));
+    EXPECT_EQ(cf_filter_run(f, &src, &dst, nullptr), CF_ERROR_UNSUPPORTED_FORMAT);
+    EXPECT_NE(std::string(cf_last_error()).find("tensor"), std::string::npos) << cf_last_error();
+    cf_filter_free(&f);
     cf_frame_free(&src);
     cf_frame_free(&dst);
 }
@@ -560,19 +619,24 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 8, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA, 49 taps
         { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // radii 9 and 3: vertical on 3
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
-        { 16, 16, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 48: a wide kernel
-        { 16, 16, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA, radius 48
-        { 8, 16, 4, 1, 1, CF_BLUR_METHOD_REG },
-        { 16.5, 16.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // radius 50: on 56, huge
-        { 16.5, 16.5, 4, 1, 1, CF_BLUR_METHOD_SEP }, // RGBA: reg up to 48
-        { 32, 32, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 96
-        { 32, 22, 1, 1, 1, CF_BLUR_METHOD_REG },  // 96 and 66: at least 2/3
-        { 32, 21, 1, 1, 1, CF_BLUR_METHOD_SEP },  // 96 and 63: under 2/3
-        { 8, 32, 1, 1, 2, CF_BLUR_METHOD_SEP },   // 24 and 96
-        { 16, 1, 1, 1, 1, CF_BLUR_METHOD_REG },   // 48 and 3: wide kernels, any
-        { 32.5, 32.5, 1, 1, 1, CF_BLUR_METHOD_SEP }, // radius 98
+        // 8-bit, larger radius from 36 (sigma 12): the tensor-core method,
+        // 1, 2 or 4 channels, any smaller radius.
+        { 11.5, 11.5, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 35
+        { 12, 12, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // radius 36
+        { 16, 16, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // radius 48
+        { 16, 16, 4, 1, 1, CF_BLUR_METHOD_TENSOR },   // RGBA, radius 48
+        { 8, 16, 4, 1, 1, CF_BLUR_METHOD_TENSOR },
+        { 16.5, 16.5, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 50
+        { 16.5, 16.5, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA
+        { 32, 32, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // radius 96
+        { 32, 21, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // 96 and 63
+        { 8, 32, 1, 1, 2, CF_BLUR_METHOD_TENSOR },    // 24 and 96, NV12
+        { 16, 1, 1, 1, 1, CF_BLUR_METHOD_TENSOR },    // 48 and 3
+        { 32.5, 32.5, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 98
+        { 128, 128, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 384, RGBA
+        { 16, 16, 3, 1, 1, CF_BLUR_METHOD_SEP },      // RGB: 3 channels, no tensor
         { 3, 1, 4, 1, 1, CF_BLUR_METHOD_REG },    // unequal radii, RGBA
-        { 64, 64, 1, 1, 2, CF_BLUR_METHOD_SEP },
+        { 64, 64, 1, 1, 2, CF_BLUR_METHOD_TENSOR },
         { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
         { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
         { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // radii 20 and 4: vertical on 6
@@ -594,10 +658,10 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 0.5, 0.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // 8-bit: reg, not slide
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
-        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36
-        { 2, 16, 1, 1, 2, CF_BLUR_METHOD_REG },   // NV12, unequal, radius 48
-        { 32, 32, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 96
-        { 32, 2, 1, 1, 2, CF_BLUR_METHOD_SEP },   // unequal past 48: sep
+        { 11, 11, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 33
+        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12, radius 36
+        { 2, 16, 1, 1, 2, CF_BLUR_METHOD_TENSOR },  // NV12, unequal, radius 48
+        { 32, 2, 1, 1, 2, CF_BLUR_METHOD_TENSOR },  // NV12, unequal, radius 96
         { 2, 2, 3, 1, 1, CF_BLUR_METHOD_SEP },    // RGB: 3 channels
         { 0.01, 0.01, 1, 1, 1, CF_BLUR_METHOD_SEP }, // one tap of 65536
     };
@@ -631,12 +695,14 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         int channels, sample_bytes, n_planes;
         cf_blur_method want;
     } small[] = {
-        { 166912, 24, 1, 1, 1, CF_BLUR_METHOD_REG },  // GRAY8 radius 72: 138 KiB
-        { 166912, 32, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 96: 169 KiB
-        { 166912, 24, 1, 1, 2, CF_BLUR_METHOD_SEP },  // NV12's UV tiles at 72: 189 KiB
-        { 101376, 16, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12 radius 48: 85 KiB
-        { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA radius 36: 95 KiB
-        { 101376, 24, 1, 1, 1, CF_BLUR_METHOD_SEP },  // GRAY8 radius 72
+        { 166912, 24, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // GRAY8 radius 72: 34 KiB
+        { 166912, 11, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12 radius 33
+        { 101376, 16, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12 radius 48
+        { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 36
+        { 101376, 100, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 300: 81 KiB
+        { 101376, 170, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 510: 102 KiB, no tensor
+        { 166912, 170, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // the same at 163 KiB
+        { 98304, 24, 1, 1, 1, CF_BLUR_METHOD_SEP },   // 96 KiB: no tensor cores (sm_7x)
         { 101376, 6, 1, 2, 2, CF_BLUR_METHOD_SEP },   // P010 radius 24: UV tiles 100.4 KiB
         { 101376, 6, 1, 2, 1, CF_BLUR_METHOD_TILE },  // GRAY16 radius 24: 84 KiB
         { 65536, 16, 1, 1, 1, CF_BLUR_METHOD_REG },   // GRAY8 radius 48: 63.7 KiB
