@@ -191,12 +191,35 @@ __global__ void mad64_peak(uint32_t *out, uint32_t seed, int iters)
     if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = (uint32_t)a; // keeps the work alive
 }
 
+// int8 tensor-core products (mma.sync m16n8k32, u8 x u8 into s32, 4096
+// multiply-adds a warp instruction), eight independent accumulators a
+// warp: what the tensor-core blur (kernels/blur_tensor.cu) runs on. Needs
+// compute capability 8.0; below it the kernel does nothing.
+__global__ void mma_peak(uint32_t *out, uint32_t seed, int iters)
+{
+#if __CUDA_ARCH__ >= 800
+    const uint32_t a0 = seed + threadIdx.x, a1 = a0 * 3, a2 = a0 ^ 0x5a5a5a5au, a3 = a0 + 9;
+    int acc[8][4] = {};
+    for (int i = 0; i < iters; i++)
+#pragma unroll
+        for (int c = 0; c < 8; c++)
+            asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+                "{%8,%9}, {%0,%1,%2,%3};"
+                : "+r"(acc[c][0]), "+r"(acc[c][1]), "+r"(acc[c][2]), "+r"(acc[c][3])
+                : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"((uint32_t)i), "r"((uint32_t)c));
+    int sum = 0;
+    for (int c = 0; c < 8; c++) sum += acc[c][0] ^ acc[c][1] ^ acc[c][2] ^ acc[c][3];
+    if (sum == 0x12345678) out[0] = (uint32_t)sum; // keeps the work alive
+#endif
+}
+
 struct Ceilings {
     double copy_gbs;   // device copy, bytes read + written per second / 1e9
     double imad_gops;  // 32-bit multiply-adds per second / 1e9
     double dp2a_gops;  // DP2A instructions (2 multiply-adds each) per second / 1e9
     double mixed_gops; // IMAD and DP2A interleaved 1:1, instructions per second / 1e9
     double imad64_gops; // 64-bit multiply-adds (IMAD.WIDE) per second / 1e9
+    double mma_gmacs;   // int8 tensor-core multiply-adds per second / 1e9 (0: none)
 };
 
 Ceilings measure_ceilings()
@@ -226,6 +249,13 @@ Ceilings measure_ceilings()
     c.dp2a_gops = rate(mad_peak<true, true>);
     c.mixed_gops = rate(mad_peak<false, true>);
     c.imad64_gops = rate(mad64_peak);
+    int major = 0;
+    CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+    if (major >= 8) {
+        const int warps = threads / 32, mma_iters = 500;
+        double t = median_ms([&](int i) { mma_peak<<<blocks, threads>>>(out, (uint32_t)i, mma_iters); }).ms;
+        c.mma_gmacs = (double)blocks * warps * mma_iters * 8 * 4096 / (t * 1e6);
+    }
     CHECK(cudaFree(out));
     return c;
 }
@@ -332,7 +362,7 @@ void find_blur_hook()
 
 const char *method_name(int m)
 {
-    return m == 1 ? "reg" : m == 2 ? "sep" : m == 3 ? "tile" : m == 4 ? "slide" : "-";
+    return m == 1 ? "reg" : m == 2 ? "sep" : m == 3 ? "tile" : m == 4 ? "slide" : m == 5 ? "tensor" : "-";
 }
 
 // The floor of a blur's arithmetic, ms, for the method that ran, counted
@@ -345,11 +375,16 @@ const char *method_name(int m)
 // plus the centre each way (their adds run on the integer pipe beside it,
 // not counted): 32-bit IMADs at the IMAD ceiling, but for the vertical
 // sums of 16-bit samples, which are 64 bits wide (blur.h), at the IMAD.WIDE
-// ceiling. An older library (no hook): counted as reg. Not counted: apron
-// rows a tile or strip computes twice, zero taps a padded kernel runs.
+// ceiling. tensor: every tap's products of bytes, 2 a tap horizontally
+// (tap bytes by a sample), 4 vertically (tap bytes by intermediate bytes),
+// at the int8 tensor-core ceiling. An older library (no hook): counted as
+// reg. Not counted: apron rows a tile or strip computes twice, zero taps a
+// padded kernel runs (for tensor, the band matrices' zeros).
 double blur_op_floor(int method, int kx, int ky, double samples, int sample_bytes,
                      const Ceilings &c)
 {
+    if (method == 5 && c.mma_gmacs > 0)
+        return (2.0 * kx + 4.0 * ky) * samples / (c.mma_gmacs * 1e6);
     if (method == 2 || method == 3 || method == 4) {
         const double vertical_rate = sample_bytes == 2 ? c.imad64_gops : c.imad_gops;
         return ((kx / 2 + 1) / c.imad_gops + (ky / 2 + 1) / vertical_rate) * samples / 1e6;
@@ -452,8 +487,8 @@ int main(int argc, char **argv)
                 kWorkingSet >> 20);
     std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
                 "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s, "
-                "64-bit IMAD.WIDE %.0f G/s\n",
-                c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops, c.imad64_gops);
+                "64-bit IMAD.WIDE %.0f G/s, int8 tensor-core multiply-adds %.0f G/s\n",
+                c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops, c.imad64_gops, c.mma_gmacs);
     // Our kernels' launches, by the library's rule (kernels/launch.cuh).
     std::printf("our launches: %s\n\n",
                 cf_pdl_enabled() ? "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)"
@@ -559,7 +594,7 @@ int main(int argc, char **argv)
             const double samples = (double)frame_bytes(b.f, bw, bh) / fi->sample_bytes;
             std::vector<int> methods = { 0 };
             if (g_methods && g_hook.force)
-                methods.insert(methods.end(), { 1, 2, 3, 4 });
+                methods.insert(methods.end(), { 1, 2, 3, 4, 5 });
             for (int m : methods) {
                 if (g_hook.force)
                     g_hook.force(m, true);
