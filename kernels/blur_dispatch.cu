@@ -58,12 +58,16 @@ namespace {
  *   method, each direction on its own radius, stays the faster;
  * - else the two-pass method, which takes every frame the element accepts.
  * Before all of them, the tensor-core method for 8-bit frames (1, 2 or 4
- * channels a plane) whose larger radius is at least 36 (8-bit sigma 12):
+ * channels a plane) whose larger radius is at least 41 (8-bit sigma 13.7):
  * from there its two passes of int8 tensor-core products beat the
- * register and two-pass methods' multiply-adds, by about 2x at radius 96
- * (4K GRAY8 0.094 ms against 0.195 and 0.220) and the more the larger the
- * radius; at radius 24 they tie (0.063 against the register method's 0.060),
- * at 6 it is three times slower (prototype, bench/results/2026-12-02-h200-
+ * register and two-pass methods' multiply-adds, the more the larger the
+ * radius: 4K GRAY8 radius 48 (sigma 16) 0.084 ms against the register
+ * method's 0.095, sigma 32 0.117 against 0.219, sigma 64 0.175 against
+ * the two-pass method's 0.344, RGBA sigma 16 0.284 against 0.533. At
+ * radius 36 (sigma 12) GRAY8 and NV12 ran 9% and 14% slower on it than on
+ * the register method (0.080 against 0.073; RGBA 10% faster), and radii
+ * 37-40 run on the register method's radius 40: they stay there; 41-47
+ * run on its 48, as slow as radius 48 (bench/results/2026-12-02-h200-
  * s22-17-tensor.md). */
 struct Row {
     cf_blur_method method;
@@ -74,7 +78,7 @@ struct Row {
     bool word_rows;   // every plane's source rows 4-byte aligned
 };
 constexpr Row kTable[] = {
-    { CF_BLUR_METHOD_TENSOR, 36, CF_BLUR_MAX_KSIZE / 2, 1, 0, false },
+    { CF_BLUR_METHOD_TENSOR, 41, CF_BLUR_MAX_KSIZE / 2, 1, 0, false },
     { CF_BLUR_METHOD_REG, 0, 48, 1, 0, false },
     { CF_BLUR_METHOD_REG, 0, 96, 1, 2, false },
     { CF_BLUR_METHOD_SLIDE, 0, 4, 2, 0, true },

@@ -93,20 +93,10 @@ __host__ __device__ constexpr int taps_bytes(int R)
 {
     return (2 * R + 1 + 3) / 4 * 16;
 }
-/* 16-bit intermediates a row of the rows pass's output tile for C
- * channels: 128 C and 8 more, so a row is 4 words modulo 32 and the 8
- * matrix rows of a fragment's store land on different banks. */
-__host__ __device__ constexpr int row_out_stride(int C)
-{
-    return kRowPixels * C + 8;
-}
-/* Bytes of that tile, 32 / C rows, for any C: at most 32 (128 + 8) 16-bit
- * words. */
-constexpr int kRowOutBytes = kRowMatrixRows * row_out_stride(1) * 2;
 __host__ __device__ constexpr size_t rows_shared(int R)
 {
     return (size_t)row_entries(R) * 32 * 16 + taps_bytes(R) + (size_t)kRowMatrixRows * row_stride(R) +
-           kRowOutBytes;
+           (size_t)kRowMatrixRows * kRowPixels * 2;
 }
 
 /* Steps of 32 staged rows a columns warp makes (its 16 rows reach 2R + 15
@@ -183,11 +173,8 @@ template <int C> __device__ __forceinline__ uint32_t channel_word(const uint32_t
     }
 }
 
-/* Four blocks an SM for 1-2 channels (64 registers a thread, none
- * spilled, ptxas -v for sm_90); 4 channels take 66, three blocks (at 64
- * they spill). */
 template <int C>
-__global__ void __launch_bounds__(kThreads, C == 4 ? 3 : 4)
+__global__ void __launch_bounds__(kThreads)
 tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blur_kernel k)
 {
     cf_pdl_begin();
@@ -264,25 +251,14 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
             }
         }
         // Intermediates of matrix row m (image row m / C, channel m % C),
-        // pixel n of the tile: out[m / C][n C + m % C] (one 32-bit store
-        // for the two pixels of a register pair where C is 1).
-        constexpr int OS = row_out_stride(C);
+        // pixel n of the tile: out[m / C][n C + m % C].
 #pragma unroll
         for (int j = 0; j < 4; j++)
 #pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int m = 16 * wy + g + 8 * h, n = 32 * wx + 8 * j + 2 * t;
-                const uint32_t v0 =
-                    ((uint32_t)hi[j][2 * h] * 256u + (uint32_t)lo[j][2 * h] + 128u) >> 8;
-                const uint32_t v1 =
-                    ((uint32_t)hi[j][2 * h + 1] * 256u + (uint32_t)lo[j][2 * h + 1] + 128u) >> 8;
-                uint16_t *o = out + (m / C) * OS + n * C + m % C;
-                if constexpr (C == 1) {
-                    *reinterpret_cast<uint32_t *>(o) = v0 | v1 << 16;
-                } else {
-                    o[0] = (uint16_t)v0;
-                    o[C] = (uint16_t)v1;
-                }
+            for (int i = 0; i < 4; i++) {
+                const int m = 16 * wy + g + 8 * (i >> 1), n = 32 * wx + 8 * j + 2 * t + (i & 1);
+                out[(m / C) * (kRowPixels * C) + n * C + m % C] =
+                    (uint16_t)(((uint32_t)hi[j][i] * 256u + (uint32_t)lo[j][i] + 128u) >> 8);
             }
         __syncthreads();
         // Out: 8 intermediates a thread and store, whole where they fit.
@@ -291,7 +267,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
             const int y = y0 + r, sx = x0 * C + x8;
             if (y >= p.height || sx >= samples)
                 continue;
-            const uint16_t *o = out + r * OS + x8;
+            const uint16_t *o = out + r * kRowPixels * C + x8;
             uint16_t *d = p.tmp + (size_t)y * tp + sx;
             if (sx + 8 <= samples)
                 *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(o);
@@ -396,13 +372,9 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                     q[e] = (V + (1u << 23)) >> 24;
                 }
                 uint8_t *d = p.dst + (size_t)y * p.dst_pitch + x;
-                if (x + 1 < p.samples && ((uintptr_t)d & 1) == 0) {
-                    *reinterpret_cast<uint16_t *>(d) = (uint16_t)(q[0] | q[1] << 8);
-                } else {
-                    d[0] = (uint8_t)q[0];
-                    if (x + 1 < p.samples)
-                        d[1] = (uint8_t)q[1];
-                }
+                d[0] = (uint8_t)q[0];
+                if (x + 1 < p.samples)
+                    d[1] = (uint8_t)q[1];
             }
         }
         __syncthreads(); // the next tile's staging rewrites the planes

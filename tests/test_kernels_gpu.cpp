@@ -619,10 +619,11 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 8, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA, 49 taps
         { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // radii 9 and 3: vertical on 3
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
-        // 8-bit, larger radius from 36 (sigma 12): the tensor-core method,
-        // 1, 2 or 4 channels, any smaller radius.
-        { 11.5, 11.5, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 35
-        { 12, 12, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // radius 36
+        // 8-bit, larger radius from 41 (sigma 13.7): the tensor-core
+        // method, 1, 2 or 4 channels, any smaller radius.
+        { 13.3, 13.3, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 40
+        { 13.5, 13.5, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 41
+        { 12, 12, 4, 1, 1, CF_BLUR_METHOD_REG },      // RGBA radius 36
         { 16, 16, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // radius 48
         { 16, 16, 4, 1, 1, CF_BLUR_METHOD_TENSOR },   // RGBA, radius 48
         { 8, 16, 4, 1, 1, CF_BLUR_METHOD_TENSOR },
@@ -658,8 +659,8 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 0.5, 0.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // 8-bit: reg, not slide
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
-        { 11, 11, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 33
-        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12, radius 36
+        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36
+        { 14, 14, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12, radius 42
         { 2, 16, 1, 1, 2, CF_BLUR_METHOD_TENSOR },  // NV12, unequal, radius 48
         { 32, 2, 1, 1, 2, CF_BLUR_METHOD_TENSOR },  // NV12, unequal, radius 96
         { 2, 2, 3, 1, 1, CF_BLUR_METHOD_SEP },    // RGB: 3 channels
@@ -696,9 +697,10 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         cf_blur_method want;
     } small[] = {
         { 166912, 24, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // GRAY8 radius 72: 34 KiB
-        { 166912, 11, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12 radius 33
+        { 166912, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12 radius 36
         { 101376, 16, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12 radius 48
-        { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 36
+        { 101376, 14, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 42
+        { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA radius 36: 95 KiB
         { 101376, 100, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 300: 81 KiB
         { 101376, 170, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 510: 102 KiB, no tensor
         { 166912, 170, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // the same at 163 KiB

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 22, issue 17: Nsight Compute on the tensor-core method's two
 # kernels (4K GRAY8 radius 96, RGBA radius 48) through the harness in
-# .dev-s22f (bench/diag/s22-prepare-final.sh), and the harness's times.
+# .dev-s22f (bench/diag/s22-prepare-final.sh).
 # Output: $OUT/profile.log.
 set -u
 cd "$(dirname "$0")/../.."
@@ -20,5 +20,5 @@ for rc in "96 1" "48 4"; do
             | grep -vE "^\s*$|^==PROF==|----" | grep -vE "^\s+(OPT|INF|WRN)" | head -90
     done
 done
-timeout 200 $d/tensor-tune
+
 echo done
