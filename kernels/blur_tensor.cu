@@ -8,9 +8,10 @@
  * (or DP2A) a tap pair; a tensor core makes 4096 byte products a warp
  * instruction. With the taps split into bytes the products are exact, so
  * the result is blur.h's to the bit. 4K GRAY8 radius 96 (sigma 32) took
- * 94 us against the two-pass method's 195 and the register method's 220,
- * radius 192 151 against 344 (prototype, bench/diag/tensor_tune.cu,
- * bench/results/2026-12-02-h200-s22-17-tensor.md).
+ * 118 us against the two-pass method's 195 and the register method's 219,
+ * radius 192 179 against 345 (bench/diag/tensor_tune.cu, H200,
+ * bench/results/2026-12-02-h200-s22-17-tensor.md, which also says why it
+ * is still about 5x its products' time at the measured tensor-core rate).
  *
  * Arithmetic of blur.h split into bytes (every tap below 65536: w = 256 wh
  * + wl; every intermediate t below 65536: t = 256 th + tl):
@@ -138,8 +139,8 @@ __device__ __forceinline__ uint32_t tap(const uint32_t *w, int R, int i)
 {
     return i >= 0 && i <= 2 * R ? w[i] : 0u;
 }
-/* Bytes (low: hi = 0, high: hi = 1) of taps i .. i - 3 (i - 3 .. i: step)
- * packed as a fragment register: byte b from tap i0 + step b. */
+/* Byte `hi` (0: low, 1: high) of taps i0 .. i0 + 3 packed as a fragment
+ * register, byte b from tap i0 + b (taps outside 0 .. 2R count 0). */
 __device__ __forceinline__ uint32_t tap_bytes(const uint32_t *w, int R, int i0, int hi)
 {
     uint32_t v = 0;
