@@ -94,10 +94,20 @@ __host__ __device__ constexpr int taps_bytes(int R)
 {
     return (2 * R + 1 + 3) / 4 * 16;
 }
+/* 16-bit intermediates a row of the rows pass's output tile for C
+ * channels: 128 C and 8 more, so a row is 4 words modulo 32 and the 8
+ * matrix rows of a fragment's store land on different banks. */
+__host__ __device__ constexpr int row_out_stride(int C)
+{
+    return kRowPixels * C + 8;
+}
+/* Bytes of that tile, 32 / C rows, for any C: at most 32 (128 + 8) 16-bit
+ * words. */
+constexpr int kRowOutBytes = kRowMatrixRows * row_out_stride(1) * 2;
 __host__ __device__ constexpr size_t rows_shared(int R)
 {
     return (size_t)row_entries(R) * 32 * 16 + taps_bytes(R) + (size_t)kRowMatrixRows * row_stride(R) +
-           (size_t)kRowMatrixRows * kRowPixels * 2;
+           kRowOutBytes;
 }
 
 /* Steps of 32 staged rows a columns warp makes (its 16 rows reach 2R + 15
@@ -174,8 +184,11 @@ template <int C> __device__ __forceinline__ uint32_t channel_word(const uint32_t
     }
 }
 
+/* Four blocks an SM for 1-2 channels (64 registers a thread, none
+ * spilled, ptxas -v for sm_90); 4 channels take 66, three blocks (at 64
+ * they spill). */
 template <int C>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, C == 4 ? 3 : 4)
 tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blur_kernel k)
 {
     cf_pdl_begin();
@@ -234,32 +247,45 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
             }
         }
         __syncthreads();
+        // Every step makes all four blocks: where a block's band has ended
+        // (the last step or two), its table entry is zeros, which add 0.
+        // The step's loads all go first, so its products wait on one
+        // shared-memory latency, not one each.
         int lo[4][4] = {}, hi[4][4] = {};
         for (int s = 0; s < S; s++) {
             const uint32_t a[4] = { *reinterpret_cast<const uint32_t *>(a0p + 32 * s),
                                     *reinterpret_cast<const uint32_t *>(a1p + 32 * s),
                                     *reinterpret_cast<const uint32_t *>(a0p + 32 * s + 16),
                                     *reinterpret_cast<const uint32_t *>(a1p + 32 * s + 16) };
+            uint4 b[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++) b[j] = tab4[(4 * s - j + 3) * 32 + lane];
 #pragma unroll
             for (int j = 0; j < 4; j++) {
-                // Block j's pixels take staged columns 8j + pad .. 8j + 7 +
-                // pad + 2R of the warp's.
-                if (32 * s + 31 < 8 * j + pad || 32 * s > 8 * j + 7 + pad + 2 * R)
-                    continue;
-                const uint4 b = tab4[(4 * s - j + 3) * 32 + lane];
-                mma_u8(lo[j], a, b.x, b.y);
-                mma_u8(hi[j], a, b.z, b.w);
+                mma_u8(lo[j], a, b[j].x, b[j].y);
+                mma_u8(hi[j], a, b[j].z, b[j].w);
             }
         }
         // Intermediates of matrix row m (image row m / C, channel m % C),
-        // pixel n of the tile: out[m / C][n C + m % C].
+        // pixel n of the tile: out[m / C][n C + m % C] (one 32-bit store
+        // for the two pixels of a register pair where C is 1).
+        constexpr int OS = row_out_stride(C);
 #pragma unroll
         for (int j = 0; j < 4; j++)
 #pragma unroll
-            for (int i = 0; i < 4; i++) {
-                const int m = 16 * wy + g + 8 * (i >> 1), n = 32 * wx + 8 * j + 2 * t + (i & 1);
-                out[(m / C) * (kRowPixels * C) + n * C + m % C] =
-                    (uint16_t)(((uint32_t)hi[j][i] * 256u + (uint32_t)lo[j][i] + 128u) >> 8);
+            for (int h = 0; h < 2; h++) {
+                const int m = 16 * wy + g + 8 * h, n = 32 * wx + 8 * j + 2 * t;
+                const uint32_t v0 =
+                    ((uint32_t)hi[j][2 * h] * 256u + (uint32_t)lo[j][2 * h] + 128u) >> 8;
+                const uint32_t v1 =
+                    ((uint32_t)hi[j][2 * h + 1] * 256u + (uint32_t)lo[j][2 * h + 1] + 128u) >> 8;
+                uint16_t *o = out + (m / C) * OS + n * C + m % C;
+                if constexpr (C == 1) {
+                    *reinterpret_cast<uint32_t *>(o) = v0 | v1 << 16;
+                } else {
+                    o[0] = (uint16_t)v0;
+                    o[C] = (uint16_t)v1;
+                }
             }
         __syncthreads();
         // Out: 8 intermediates a thread and store, whole where they fit.
@@ -268,7 +294,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
             const int y = y0 + r, sx = x0 * C + x8;
             if (y >= p.height || sx >= samples)
                 continue;
-            const uint16_t *o = out + r * kRowPixels * C + x8;
+            const uint16_t *o = out + r * OS + x8;
             uint16_t *d = p.tmp + (size_t)y * tp + sx;
             if (sx + 8 <= samples)
                 *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(o);
@@ -292,7 +318,9 @@ struct TensorCols {
     int tiles_x, tiles;
 };
 
-__global__ void __launch_bounds__(kThreads)
+/* Two blocks an SM: the 48 sums, a step's 16 words of B fragments and 8
+ * of A stay in registers (ptxas -v for sm_90: no spills). */
+__global__ void __launch_bounds__(kThreads, 2)
 tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blur_kernel k)
 {
     cf_pdl_begin();
@@ -340,20 +368,28 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                 make_uint2(__byte_perm(u1, v1, 0x5410), __byte_perm(u1, v1, 0x7632));
         }
         __syncthreads();
+        // The step's loads all go first (16 words of B fragments, two of A),
+        // so its 16 products wait on one shared-memory latency.
         int s00[4][4] = {}, s01[4][4] = {}, s11[4][4] = {}; // wl tl, wh tl + wl th, wh th
         for (int s = 0; s < S; s++) {
             const uint4 l4 = tab4[(s * 32 + lane) * 2], h4 = tab4[(s * 32 + lane) * 2 + 1];
-            const uint32_t al[4] = { l4.x, l4.y, l4.z, l4.w }, ah[4] = { h4.x, h4.y, h4.z, h4.w };
             const int r4 = 4 * warp + 8 * s + t; // staged rows 16 warp + 32 s + 4t ..
+            uint32_t b[4][4];
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 const int c = 8 * j + g;
-                const uint32_t b00 = plane0[r4 * kColWords + c], b01 = plane0[(r4 + 4) * kColWords + c];
-                const uint32_t b10 = plane1[r4 * kColWords + c], b11 = plane1[(r4 + 4) * kColWords + c];
-                mma_u8(s00[j], al, b00, b01);
-                mma_u8(s01[j], ah, b00, b01);
-                mma_u8(s01[j], al, b10, b11);
-                mma_u8(s11[j], ah, b10, b11);
+                b[j][0] = plane0[r4 * kColWords + c];
+                b[j][1] = plane0[(r4 + 4) * kColWords + c];
+                b[j][2] = plane1[r4 * kColWords + c];
+                b[j][3] = plane1[(r4 + 4) * kColWords + c];
+            }
+            const uint32_t al[4] = { l4.x, l4.y, l4.z, l4.w }, ah[4] = { h4.x, h4.y, h4.z, h4.w };
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                mma_u8(s00[j], al, b[j][0], b[j][1]);
+                mma_u8(s01[j], ah, b[j][0], b[j][1]);
+                mma_u8(s11[j], ah, b[j][2], b[j][3]);
+                mma_u8(s01[j], al, b[j][2], b[j][3]);
             }
         }
 #pragma unroll
@@ -373,9 +409,13 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                     q[e] = (V + (1u << 23)) >> 24;
                 }
                 uint8_t *d = p.dst + (size_t)y * p.dst_pitch + x;
-                d[0] = (uint8_t)q[0];
-                if (x + 1 < p.samples)
-                    d[1] = (uint8_t)q[1];
+                if (x + 1 < p.samples && ((uintptr_t)d & 1) == 0) {
+                    *reinterpret_cast<uint16_t *>(d) = (uint16_t)(q[0] | q[1] << 8);
+                } else {
+                    d[0] = (uint8_t)q[0];
+                    if (x + 1 < p.samples)
+                        d[1] = (uint8_t)q[1];
+                }
             }
         }
         __syncthreads(); // the next tile's staging rewrites the planes
