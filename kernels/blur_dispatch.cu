@@ -58,17 +58,25 @@ namespace {
  *   method, each direction on its own radius, stays the faster;
  * - else the two-pass method, which takes every frame the element accepts.
  * Before all of them, the tensor-core method for 8-bit frames (1, 2 or 4
- * channels a plane) whose larger radius is at least 41 (8-bit sigma 13.7):
- * from there its two passes of int8 tensor-core products beat the
- * register and two-pass methods' multiply-adds, the more the larger the
- * radius: 4K GRAY8 radius 48 (sigma 16) 0.084 ms against the register
- * method's 0.095, sigma 32 0.117 against 0.219, sigma 64 0.175 against
- * the two-pass method's 0.344, RGBA sigma 16 0.284 against 0.533. At
- * radius 36 (sigma 12) GRAY8 and NV12 ran 9% and 14% slower on it than on
- * the register method (0.080 against 0.073; RGBA 10% faster), and radii
- * 37-40 run on the register method's radius 40: they stay there; 41-47
- * run on its 48, as slow as radius 48 (bench/results/2026-12-02-h200-
- * s22-17-tensor.md). */
+ * channels a plane): its two passes of int8 tensor-core products beat the
+ * register and two-pass methods' multiply-adds from a radius that falls
+ * with the channels, the more the larger the radius. Since its loads-first
+ * steps (session 23; bench/results/2026-12-03-h200-s23-17-tensor.md, 4K):
+ * - 4-channel frames from radius 21, where the smaller radius is at least
+ *   two thirds of the larger: RGBA sigma 8 (radius 24) 0.236 ms against the
+ *   register method's 0.264, sigma 12 0.263 against 0.298; at sigma 6
+ *   (radius 18, on the register method's 20) 0.236 against 0.200. Where
+ *   the radii differ much the register method's reduced vertical radius
+ *   wins: sigma 8 sigma-y 2 0.128 against 0.225;
+ * - 1-channel frames (GRAY8, I420) from radius 33 on the same terms:
+ *   GRAY8 sigma 12 (radius 36) 0.0703 against 0.0737 (8K even, 0.269);
+ *   radius 30 (on the register method's 32) 66 us against 63;
+ * - every 8-bit frame whose larger radius is at least 41 (sigma 13.7),
+ *   any smaller radius: NV12 sigma 12 (luma and chroma radius 36) stays on
+ *   the register method, 0.112 against 0.116; GRAY8 sigma 16 0.074 against
+ *   0.096, sigma 32 0.098 against 0.220, sigma 64 0.162 against the
+ *   two-pass method's 0.345, RGBA sigma 16 0.274 against 0.534, NV12
+ *   sigma 16 0.121 against 0.147. */
 struct Row {
     cf_blur_method method;
     int min_radius; // of the larger radius
@@ -76,8 +84,11 @@ struct Row {
     int sample_bytes; // of every plane; 0: any
     int min_thirds;   // the smaller radius at least min_thirds / 3 of the larger
     bool word_rows;   // every plane's source rows 4-byte aligned
+    int channels;     // of every plane; 0: any
 };
 constexpr Row kTable[] = {
+    { CF_BLUR_METHOD_TENSOR, 21, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 4 },
+    { CF_BLUR_METHOD_TENSOR, 33, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 1 },
     { CF_BLUR_METHOD_TENSOR, 41, CF_BLUR_MAX_KSIZE / 2, 1, 0, false },
     { CF_BLUR_METHOD_REG, 0, 48, 1, 0, false },
     { CF_BLUR_METHOD_REG, 0, 96, 1, 2, false },
@@ -96,6 +107,8 @@ bool row_fits(const Row &row, int rx, int ry, const cf_blur_plane *planes, int n
         if (row.sample_bytes != 0 && planes[i].sample_bytes != row.sample_bytes)
             return false;
         if (row.word_rows && ((uintptr_t)planes[i].src | planes[i].src_pitch) % 4 != 0)
+            return false;
+        if (row.channels != 0 && planes[i].channels != row.channels)
             return false;
     }
     return true;

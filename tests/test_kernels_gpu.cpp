@@ -616,14 +616,25 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         cf_blur_method want;
     } cases[] = {
         { 2, 2, 1, 1, 1, CF_BLUR_METHOD_REG },    // GRAY8
-        { 8, 8, 4, 1, 1, CF_BLUR_METHOD_REG },    // RGBA, 49 taps
+        { 8, 8, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA, 49 taps: radius 24
         { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // radii 9 and 3: vertical on 3
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
-        // 8-bit, larger radius from 41 (sigma 13.7): the tensor-core
-        // method, 1, 2 or 4 channels, any smaller radius.
-        { 13.3, 13.3, 1, 1, 1, CF_BLUR_METHOD_REG },  // radius 40
+        // 8-bit: the tensor-core method from radius 21 for 4 channels and
+        // 33 for 1, the smaller radius at least 2/3 of the larger; from 41
+        // for 1, 2 or 4 channels, any smaller radius.
+        { 20.0 / 3, 20.0 / 3, 4, 1, 1, CF_BLUR_METHOD_REG }, // RGBA radius 20
+        { 7, 7, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA radius 21
+        { 8, 2, 4, 1, 1, CF_BLUR_METHOD_REG },          // RGBA 24 and 6: under 2/3
+        { 8, 6, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA 24 and 18
+        { 32.0 / 3, 32.0 / 3, 1, 1, 1, CF_BLUR_METHOD_REG }, // GRAY8 radius 32
+        { 11, 11, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 radius 33
+        { 12, 4, 1, 1, 1, CF_BLUR_METHOD_REG },         // GRAY8 36 and 12: under 2/3
+        { 12, 12, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 radius 36
+        { 13.3, 13.3, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 40
         { 13.5, 13.5, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 41
-        { 12, 12, 4, 1, 1, CF_BLUR_METHOD_REG },      // RGBA radius 36
+        { 13.3, 13.3, 2, 1, 1, CF_BLUR_METHOD_REG },    // 2 channels, radius 40
+        { 13.5, 13.5, 2, 1, 1, CF_BLUR_METHOD_TENSOR }, // 2 channels, radius 41
+        { 12, 12, 4, 1, 1, CF_BLUR_METHOD_TENSOR },     // RGBA radius 36
         { 16, 16, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // radius 48
         { 16, 16, 4, 1, 1, CF_BLUR_METHOD_TENSOR },   // RGBA, radius 48
         { 8, 16, 4, 1, 1, CF_BLUR_METHOD_TENSOR },
@@ -700,7 +711,7 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 166912, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12 radius 36
         { 101376, 16, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12 radius 48
         { 101376, 14, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 42
-        { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_REG },  // RGBA radius 36: 95 KiB
+        { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 36 (the register tile: 95 KiB)
         { 101376, 100, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 300: 81 KiB
         { 101376, 170, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 510: 102 KiB, no tensor
         { 166912, 170, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // the same at 163 KiB
