@@ -90,9 +90,18 @@ __host__ __device__ constexpr int row_stride(int R)
 {
     return (row_stage_bytes(R) / 4 + (36 - (row_stage_bytes(R) / 4) % 32) % 32) * 4;
 }
+/* The taps' bytes in shared memory, two planes (low bytes, high bytes) of
+ * tap_plane_bytes(R): byte kTapMargin + i of a plane is tap i's, zero
+ * outside 0 .. 2R. The margins hold every index a fragment table reads:
+ * from -34 (rows pass) and up to 2R + 66 with the word after it. */
+constexpr int kTapMargin = 64;
+__host__ __device__ constexpr int tap_plane_bytes(int R)
+{
+    return (kTapMargin + 2 * R + 1 + 72 + 15) / 16 * 16;
+}
 __host__ __device__ constexpr int taps_bytes(int R)
 {
-    return (2 * R + 1 + 3) / 4 * 16;
+    return 2 * tap_plane_bytes(R);
 }
 /* 16-bit intermediates a row of the rows pass's output tile for C
  * channels: 128 C and 8 more, so a row is 4 words modulo 32 and the 8
@@ -139,24 +148,31 @@ __device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint
 #endif
 }
 
-/* Copies kernel k's taps into shared memory (w[i], i <= 2R; reads past
- * them give 0 through tap()). */
-__device__ __forceinline__ void load_taps(uint32_t *w, const cf_blur_kernel &k)
+/* Writes kernel k's tap bytes into the two planes at w (taps_bytes),
+ * a word at a time, the margins zero. */
+__device__ __forceinline__ void load_tap_bytes(uint32_t *w, const cf_blur_kernel &k)
 {
-    for (int i = threadIdx.x; i < k.size; i += kThreads) w[i] = k.w[i];
-}
-__device__ __forceinline__ uint32_t tap(const uint32_t *w, int R, int i)
-{
-    return i >= 0 && i <= 2 * R ? w[i] : 0u;
+    const int words = tap_plane_bytes(k.size / 2) / 4;
+    for (int j = threadIdx.x; j < 2 * words; j += kThreads) {
+        const int h = j >= words, i0 = 4 * (j - h * words) - kTapMargin;
+        uint32_t v = 0;
+#pragma unroll
+        for (int b = 0; b < 4; b++) {
+            const int i = i0 + b;
+            const uint32_t t = (unsigned)i < (unsigned)k.size ? k.w[i] : 0u;
+            v |= (t >> (8 * h) & 255u) << (8 * b);
+        }
+        w[j] = v;
+    }
 }
 /* Byte `hi` (0: low, 1: high) of taps i0 .. i0 + 3 packed as a fragment
- * register, byte b from tap i0 + b (taps outside 0 .. 2R count 0). */
+ * register, byte b from tap i0 + b (taps outside 0 .. 2R count 0): one
+ * unaligned word of the plane, from the two aligned words it spans. */
 __device__ __forceinline__ uint32_t tap_bytes(const uint32_t *w, int R, int i0, int hi)
 {
-    uint32_t v = 0;
-#pragma unroll
-    for (int b = 0; b < 4; b++) v |= (tap(w, R, i0 + b) >> (8 * hi) & 255u) << (8 * b);
-    return v;
+    const int at = i0 + kTapMargin;
+    const uint32_t *plane = w + hi * (tap_plane_bytes(R) / 4) + (at >> 2);
+    return __funnelshift_r(plane[0], plane[1], 8 * (at & 3));
 }
 
 struct TensorRows {
@@ -168,6 +184,7 @@ struct TensorRows {
     uint32_t border_value;
     int tiles_x, tiles;
     bool aligned; // src rows 4-byte aligned: interior words load whole
+    bool wide;    // src rows 4C-byte aligned: 4 pixels load in one
 };
 
 /* Channel c of 4 pixels from their C words (pixels of C bytes). */
@@ -201,7 +218,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
     uint8_t *stage = reinterpret_cast<uint8_t *>(w) + taps_bytes(R);
     uint16_t *out = reinterpret_cast<uint16_t *>(stage + kRowMatrixRows * stride);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    load_taps(w, k);
+    load_tap_bytes(w, k);
     __syncthreads();
     // Entry e, lane (g, t), word q (b0 or b1 of the low or high bytes):
     // B[k][n] = w[d + k - n], rows k = 4t + 16 (q & 1) + byte.
@@ -221,28 +238,47 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
         // Stage: word c4 of matrix row r C + c: channel c of pixels x0 - P
         // + 4 c4 .. + 3 of image row y0 + r (rows past the plane repeat its
         // last; their outputs are not stored).
-        for (int i = tid; i < IMG_ROWS * words; i += kThreads) {
-            const int r = i / words, c4 = i - r * words;
+        for (int r = warp; r < IMG_ROWS; r += kThreads / 32) {
             const uint8_t *row = p.src + (size_t)min(y0 + r, p.height - 1) * p.src_pitch;
-            const int x = x0 - P + 4 * c4;
-            uint32_t v[C];
-            if (p.aligned && x >= 0 && x + 3 < p.width) {
+            uint8_t *st = stage + r * C * stride;
+            for (int c4 = lane; c4 < words; c4 += 32) {
+                const int x = x0 - P + 4 * c4;
+                uint32_t v[C];
+                if (p.aligned && x >= 0 && x + 3 < p.width) {
+                    if constexpr (C == 4) {
+                        if (p.wide) {
+                            const uint4 u = *reinterpret_cast<const uint4 *>(row + (size_t)x * C);
+                            v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
+                        } else {
 #pragma unroll
-                for (int c = 0; c < C; c++)
-                    v[c] = reinterpret_cast<const uint32_t *>(row + (size_t)x * C)[c];
+                            for (int c = 0; c < C; c++)
+                                v[c] = reinterpret_cast<const uint32_t *>(row + (size_t)x * C)[c];
+                        }
+                    } else if constexpr (C == 2) {
+                        if (p.wide) {
+                            const uint2 u = *reinterpret_cast<const uint2 *>(row + (size_t)x * C);
+                            v[0] = u.x, v[1] = u.y;
+                        } else {
 #pragma unroll
-                for (int c = 0; c < C; c++)
-                    *reinterpret_cast<uint32_t *>(stage + (r * C + c) * stride + 4 * c4) =
-                        channel_word<C>(v, c);
-            } else {
-#pragma unroll
-                for (int c = 0; c < C; c++) {
-                    uint32_t s = 0;
-                    for (int b = 0; b < 4; b++) {
-                        const int sx = cf_border_index(x + b, p.width, p.border);
-                        s |= (sx < 0 ? p.border_value : (uint32_t)row[(size_t)sx * C + c]) << (8 * b);
+                            for (int c = 0; c < C; c++)
+                                v[c] = reinterpret_cast<const uint32_t *>(row + (size_t)x * C)[c];
+                        }
+                    } else {
+                        v[0] = *reinterpret_cast<const uint32_t *>(row + x);
                     }
-                    *reinterpret_cast<uint32_t *>(stage + (r * C + c) * stride + 4 * c4) = s;
+#pragma unroll
+                    for (int c = 0; c < C; c++)
+                        *reinterpret_cast<uint32_t *>(st + c * stride + 4 * c4) = channel_word<C>(v, c);
+                } else {
+#pragma unroll
+                    for (int c = 0; c < C; c++) {
+                        uint32_t s = 0;
+                        for (int b = 0; b < 4; b++) {
+                            const int sx = cf_border_index(x + b, p.width, p.border);
+                            s |= (sx < 0 ? p.border_value : (uint32_t)row[(size_t)sx * C + c]) << (8 * b);
+                        }
+                        *reinterpret_cast<uint32_t *>(st + c * stride + 4 * c4) = s;
+                    }
                 }
             }
         }
@@ -332,7 +368,7 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
     uint32_t *plane0 = reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(w) + taps_bytes(R));
     uint32_t *plane1 = plane0 + groups * kColWords;
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    load_taps(w, k);
+    load_tap_bytes(w, k);
     __syncthreads();
     // Step s, lane (g, t), register q of the low (h = 0) or high bytes:
     // A[m][k] = w[32 s - pad + k - m], row m = g + 8 (q & 1), columns k =
@@ -351,21 +387,53 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
         // Stage: rows 4 r4 .. + 3 (image rows y0 - P + ..., folded), samples
         // x0 + 2 cp, + 1: four words in, the two bytes' words of each sample
         // out (samples past the row read the scratch row's padding).
-        for (int i = tid; i < groups * 16; i += kThreads) {
-            const int r4 = i >> 4, cp = i & 15;
-            uint32_t q[4];
+        if (y0 - P >= 0 && y0 - P + 4 * groups <= p.height) {
+            // Every staged row inside the plane: 8 samples of 4 rows a
+            // thread, 16-byte loads (the scratch plane's rows are 16-byte
+            // aligned: tensor_run), no folding.
+            const uint16_t *base = p.tmp + (size_t)(y0 - P) * tp + x0;
+            for (int i = tid; i < groups * 4; i += kThreads) {
+                const int r4 = i >> 2, c8 = i & 3;
+                const uint16_t *src = base + (size_t)(4 * r4) * tp + 8 * c8;
+                uint4 q4[4];
 #pragma unroll
-            for (int r = 0; r < 4; r++) {
-                const int sy = cf_border_index(y0 - P + 4 * r4 + r, p.height, p.border);
-                q[r] = sy < 0 ? flat
-                              : *reinterpret_cast<const uint32_t *>(p.tmp + (size_t)sy * tp + x0 + 2 * cp);
+                for (int r = 0; r < 4; r++) q4[r] = *reinterpret_cast<const uint4 *>(src + r * tp);
+                uint32_t o0[8], o1[8];
+#pragma unroll
+                for (int k2 = 0; k2 < 4; k2++) {
+                    uint32_t q[4];
+#pragma unroll
+                    for (int r = 0; r < 4; r++)
+                        q[r] = k2 == 0 ? q4[r].x : k2 == 1 ? q4[r].y : k2 == 2 ? q4[r].z : q4[r].w;
+                    const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
+                    const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
+                    o0[2 * k2] = __byte_perm(u0, v0, 0x5410), o0[2 * k2 + 1] = __byte_perm(u0, v0, 0x7632);
+                    o1[2 * k2] = __byte_perm(u1, v1, 0x5410), o1[2 * k2 + 1] = __byte_perm(u1, v1, 0x7632);
+                }
+                uint4 *d0 = reinterpret_cast<uint4 *>(plane0 + r4 * kColWords + 8 * c8);
+                uint4 *d1 = reinterpret_cast<uint4 *>(plane1 + r4 * kColWords + 8 * c8);
+                d0[0] = make_uint4(o0[0], o0[1], o0[2], o0[3]);
+                d0[1] = make_uint4(o0[4], o0[5], o0[6], o0[7]);
+                d1[0] = make_uint4(o1[0], o1[1], o1[2], o1[3]);
+                d1[1] = make_uint4(o1[4], o1[5], o1[6], o1[7]);
             }
-            const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
-            const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
-            *reinterpret_cast<uint2 *>(plane0 + r4 * kColWords + 2 * cp) =
-                make_uint2(__byte_perm(u0, v0, 0x5410), __byte_perm(u0, v0, 0x7632));
-            *reinterpret_cast<uint2 *>(plane1 + r4 * kColWords + 2 * cp) =
-                make_uint2(__byte_perm(u1, v1, 0x5410), __byte_perm(u1, v1, 0x7632));
+        } else {
+            for (int i = tid; i < groups * 16; i += kThreads) {
+                const int r4 = i >> 4, cp = i & 15;
+                uint32_t q[4];
+#pragma unroll
+                for (int r = 0; r < 4; r++) {
+                    const int sy = cf_border_index(y0 - P + 4 * r4 + r, p.height, p.border);
+                    q[r] = sy < 0 ? flat
+                                  : *reinterpret_cast<const uint32_t *>(p.tmp + (size_t)sy * tp + x0 + 2 * cp);
+                }
+                const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
+                const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
+                *reinterpret_cast<uint2 *>(plane0 + r4 * kColWords + 2 * cp) =
+                    make_uint2(__byte_perm(u0, v0, 0x5410), __byte_perm(u0, v0, 0x7632));
+                *reinterpret_cast<uint2 *>(plane1 + r4 * kColWords + 2 * cp) =
+                    make_uint2(__byte_perm(u1, v1, 0x5410), __byte_perm(u1, v1, 0x7632));
+            }
         }
         __syncthreads();
         // The step's loads all go first (16 words of B fragments, two of A),
@@ -461,6 +529,7 @@ cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *
         return cudaErrorInvalidValue;
     p.tiles = (int)tiles;
     p.aligned = ((uintptr_t)pl.src | pl.src_pitch) % 4 == 0;
+    p.wide = ((uintptr_t)pl.src | pl.src_pitch) % (4 * C) == 0;
     const unsigned grid = grid_for<tensor_rows<C>>(shared, p.tiles, &err);
     if (grid == 0)
         return err;
