@@ -60,23 +60,25 @@ namespace {
  * Before all of them, the tensor-core method for 8-bit frames (1, 2 or 4
  * channels a plane): its two passes of int8 tensor-core products beat the
  * register and two-pass methods' multiply-adds from a radius that falls
- * with the channels, the more the larger the radius. Since its loads-first
- * steps (session 23; bench/results/2026-12-03-h200-s23-17-tensor.md, 4K):
- * - 4-channel frames from radius 21, where the smaller radius is at least
- *   two thirds of the larger: RGBA sigma 8 (radius 24) 0.236 ms against the
- *   register method's 0.264, sigma 12 0.263 against 0.298; at sigma 6
- *   (radius 18, on the register method's 20) 0.236 against 0.200. Where
- *   the radii differ much the register method's reduced vertical radius
- *   wins: sigma 8 sigma-y 2 0.128 against 0.225;
- * - 1-channel frames (GRAY8, I420) from radius 33 on the same terms:
- *   GRAY8 sigma 12 (radius 36) 0.0703 against 0.0737 (8K even, 0.269);
- *   radius 30 (on the register method's 32) 66 us against 63;
- * - every 8-bit frame whose larger radius is at least 41 (sigma 13.7),
- *   any smaller radius: NV12 sigma 12 (luma and chroma radius 36) stays on
- *   the register method, 0.112 against 0.116; GRAY8 sigma 16 0.074 against
- *   0.096, sigma 32 0.098 against 0.220, sigma 64 0.162 against the
- *   two-pass method's 0.345, RGBA sigma 16 0.274 against 0.534, NV12
- *   sigma 16 0.121 against 0.147. */
+ * with the channels, the more the larger the radius. Since its staging
+ * went to wider loads and its fragment tables to tap-byte planes (session
+ * 23, bench/results/2026-12-03-h200-s23-17-tensor.md, 4K unless said):
+ * - 4-channel frames from radius 17, where the smaller radius is at least
+ *   two thirds of the larger: RGBA sigma 6 (radius 18, on the register
+ *   method's 20) 0.187 ms against 0.200, sigma 8 0.187 against 0.264;
+ *   sigma 5 (radius 15, on its 16) stays there, 0.167 against 0.183, as
+ *   do unequal radii the register method runs each on its own (sigma 8
+ *   sigma-y 2: 0.128 against 0.181);
+ * - 1- and 4-channel frames from radius 25, any smaller radius (the
+ *   register method runs radii past 24 both ways on one of 32, 36, 40,
+ *   48): GRAY8 radius 30 59 us against 63, radius 48 and 3 55 against 95;
+ *   at sigma 8 (radius 24) 4K is 0.055 against 0.060 but 8K 0.202 against
+ *   0.198, so it stays on the register method;
+ * - every 8-bit frame from radius 33: NV12 sigma 12 (luma and chroma at
+ *   radius 36) 0.098 against 0.111; NV12 sigma 8 stays, 0.081 against
+ *   0.090. Further up: GRAY8 sigma 16 0.062 against 0.096, sigma 32 0.085
+ *   against 0.219, sigma 64 0.126 against the two-pass method's 0.344;
+ *   RGBA sigma 16 0.208 against 0.533, NV12 sigma 16 0.101 against 0.147. */
 struct Row {
     cf_blur_method method;
     int min_radius; // of the larger radius
@@ -87,9 +89,10 @@ struct Row {
     int channels;     // of every plane; 0: any
 };
 constexpr Row kTable[] = {
-    { CF_BLUR_METHOD_TENSOR, 21, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 4 },
-    { CF_BLUR_METHOD_TENSOR, 33, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 1 },
-    { CF_BLUR_METHOD_TENSOR, 41, CF_BLUR_MAX_KSIZE / 2, 1, 0, false },
+    { CF_BLUR_METHOD_TENSOR, 17, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 4 },
+    { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 4 },
+    { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 1 },
+    { CF_BLUR_METHOD_TENSOR, 33, CF_BLUR_MAX_KSIZE / 2, 1, 0, false },
     { CF_BLUR_METHOD_REG, 0, 48, 1, 0, false },
     { CF_BLUR_METHOD_REG, 0, 96, 1, 2, false },
     { CF_BLUR_METHOD_SLIDE, 0, 4, 2, 0, true },

@@ -7,11 +7,12 @@
  * Why: past radius 24 the register and two-pass methods spend one IMAD
  * (or DP2A) a tap pair; a tensor core makes 4096 byte products a warp
  * instruction. With the taps split into bytes the products are exact, so
- * the result is blur.h's to the bit. 4K GRAY8 radius 96 (sigma 32) took
- * 118 us against the two-pass method's 195 and the register method's 219,
- * radius 192 179 against 345 (bench/diag/tensor_tune.cu, H200,
- * bench/results/2026-12-02-h200-s22-17-tensor.md, which also says why it
- * is still about 5x its products' time at the measured tensor-core rate).
+ * the result is blur.h's to the bit. 4K GRAY8 radius 96 (sigma 32) takes
+ * 86 us against the two-pass method's 196 and the register method's 220,
+ * radius 192 126 against 344, 4K RGBA radius 48 208 against 522 and 535
+ * (bench/diag/tensor_tune.cu, H200, session 23's second call,
+ * bench/results/2026-12-03-h200-s23-17-tensor.md, which also says where
+ * the time goes: about 50 us of a 4K GRAY8 frame's is there at any radius).
  *
  * Arithmetic of blur.h split into bytes (every tap below 65536: w = 256 wh
  * + wl; every intermediate t below 65536: t = 256 th + tl):
@@ -29,21 +30,25 @@
  * rows at columns 16 + 4t..; B (32 x 8): b0 rows 4t..4t+3 of column g, b1
  * rows 16 + 4t..; C (16 x 8): c0, c1 row g columns 2t, 2t + 1, c2, c3 row
  * g + 8. The band matrices' fragments depend only on an offset along the
- * band: each block builds a table of them in shared memory once, from the
- * taps, and keeps it for every tile it makes (blocks loop over tiles).
+ * band: each block builds a table of them in shared memory once, from two
+ * planes of the taps' low and high bytes (a fragment word is 4 of their
+ * bytes), and keeps it for every tile it makes (blocks loop over tiles).
  *
  * Rows pass (tensor_rows): a block's tile is 128 pixels of 32 / C rows;
  * it stages those rows' samples, channels apart (matrix row r C + c holds
  * channel c of row r), from P = R rounded up to 4 pixels left of the tile
- * (borders folded). Eight warps, 4 across by 2 down, make 16 matrix rows
- * by 32 pixels each: per step of 32 staged columns one A fragment, and
- * for each of its four 8-pixel blocks that the band reaches two products
- * (low and high tap bytes). Intermediates go back through shared memory,
+ * (borders folded; a warp a row, 4 pixels a load where the row allows).
+ * Eight warps, 4 across by 2 down, make 16 matrix rows by 32 pixels each:
+ * per step of 32 staged columns one A fragment, and for each of its four
+ * 8-pixel blocks two products (low and high tap bytes; past the band the
+ * table's fragments are zeros). Intermediates go back through shared memory,
  * interleaved again, and leave in coalesced 16-byte stores.
  *
  * Columns pass (tensor_cols): a tile is 32 samples of 128 rows; it stages
  * the intermediate rows from P rows above it (folded; a constant border's
- * rows are border_value << 8) as two planes of words, word [r / 4][x]
+ * rows are border_value << 8; tiles whose rows all lie in the plane in
+ * 16-byte loads, 8 samples of 4 rows a thread) as two planes of words,
+ * word [r / 4][x]
  * holding byte 0 (plane 0) or 1 (plane 1) of rows r .. r + 3 of sample x:
  * a B fragment register is one word. Eight warps, stacked, make 16 rows by
  * 32 samples: per step of 32 staged rows the A fragments of both tap

@@ -619,20 +619,22 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 8, 8, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA, 49 taps: radius 24
         { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // radii 9 and 3: vertical on 3
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
-        // 8-bit: the tensor-core method from radius 21 for 4 channels and
-        // 33 for 1, the smaller radius at least 2/3 of the larger; from 41
-        // for 1, 2 or 4 channels, any smaller radius.
-        { 20.0 / 3, 20.0 / 3, 4, 1, 1, CF_BLUR_METHOD_REG }, // RGBA radius 20
+        // 8-bit: the tensor-core method from radius 17 for 4 channels where
+        // the smaller radius is at least 2/3 of the larger, from 25 for 1 or
+        // 4 channels and from 33 for any, whatever the smaller radius.
+        { 16.0 / 3, 16.0 / 3, 4, 1, 1, CF_BLUR_METHOD_REG }, // RGBA radius 16
+        { 17.0 / 3, 17.0 / 3, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 17
         { 7, 7, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA radius 21
         { 8, 2, 4, 1, 1, CF_BLUR_METHOD_REG },          // RGBA 24 and 6: under 2/3
         { 8, 6, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA 24 and 18
-        { 32.0 / 3, 32.0 / 3, 1, 1, 1, CF_BLUR_METHOD_REG }, // GRAY8 radius 32
-        { 11, 11, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 radius 33
-        { 12, 4, 1, 1, 1, CF_BLUR_METHOD_REG },         // GRAY8 36 and 12: under 2/3
+        { 9, 1, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA 27 and 3
+        { 8, 8, 1, 1, 1, CF_BLUR_METHOD_REG },          // GRAY8 radius 24
+        { 25.0 / 3, 25.0 / 3, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // GRAY8 radius 25
+        { 8.5, 1, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 26 and 3
+        { 12, 4, 1, 1, 1, CF_BLUR_METHOD_TENSOR },      // GRAY8 36 and 12
         { 12, 12, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 radius 36
-        { 13.3, 13.3, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 40
-        { 13.5, 13.5, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // radius 41
-        { 13.3, 13.3, 2, 1, 1, CF_BLUR_METHOD_REG },    // 2 channels, radius 40
+        { 32.0 / 3, 32.0 / 3, 2, 1, 1, CF_BLUR_METHOD_REG }, // 2 channels, radius 32
+        { 11, 11, 2, 1, 1, CF_BLUR_METHOD_TENSOR },     // 2 channels, radius 33
         { 13.5, 13.5, 2, 1, 1, CF_BLUR_METHOD_TENSOR }, // 2 channels, radius 41
         { 12, 12, 4, 1, 1, CF_BLUR_METHOD_TENSOR },     // RGBA radius 36
         { 16, 16, 1, 1, 1, CF_BLUR_METHOD_TENSOR },   // radius 48
@@ -670,7 +672,8 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 0.5, 0.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // 8-bit: reg, not slide
         { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
         { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
-        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12, radius 36
+        { 12, 12, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12, radius 36
+        { 8, 8, 1, 1, 2, CF_BLUR_METHOD_REG },    // NV12, radius 24
         { 14, 14, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12, radius 42
         { 2, 16, 1, 1, 2, CF_BLUR_METHOD_TENSOR },  // NV12, unequal, radius 48
         { 32, 2, 1, 1, 2, CF_BLUR_METHOD_TENSOR },  // NV12, unequal, radius 96
@@ -708,7 +711,8 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         cf_blur_method want;
     } small[] = {
         { 166912, 24, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // GRAY8 radius 72: 34 KiB
-        { 166912, 12, 1, 1, 2, CF_BLUR_METHOD_REG },  // NV12 radius 36
+        { 166912, 12, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12 radius 36
+        { 166912, 8, 1, 1, 2, CF_BLUR_METHOD_REG },   // NV12 radius 24
         { 101376, 16, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12 radius 48
         { 101376, 14, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 42
         { 101376, 12, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 36 (the register tile: 95 KiB)
