@@ -72,8 +72,8 @@ namespace {
  * - 1- and 4-channel frames from radius 25, any smaller radius (the
  *   register method runs radii past 24 both ways on one of 32, 36, 40,
  *   48): GRAY8 radius 30 59 us against 63, radius 48 and 3 55 against 95;
- *   at sigma 8 (radius 24) 4K is 0.055 against 0.060 but 8K 0.202 against
- *   0.198, so it stays on the register method;
+ *   GRAY8 sigma 8 (radius 24) at 4K is 0.055 against 0.060 but at 8K
+ *   0.202 against 0.198, so it stays on the register method;
  * - every 8-bit frame from radius 33: NV12 sigma 12 (luma and chroma at
  *   radius 36) 0.098 against 0.111; NV12 sigma 8 stays, 0.081 against
  *   0.090. Further up: GRAY8 sigma 16 0.062 against 0.096, sigma 32 0.085

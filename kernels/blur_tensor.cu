@@ -97,8 +97,8 @@ __host__ __device__ constexpr int row_stride(int R)
 }
 /* The taps' bytes in shared memory, two planes (low bytes, high bytes) of
  * tap_plane_bytes(R): byte kTapMargin + i of a plane is tap i's, zero
- * outside 0 .. 2R. The margins hold every index a fragment table reads:
- * from -34 (rows pass) and up to 2R + 66 with the word after it. */
+ * outside 0 .. 2R. The margins hold every index a fragment table reads,
+ * from -34 (rows pass) to at most 2R + 66 with the word after it. */
 constexpr int kTapMargin = 64;
 __host__ __device__ constexpr int tap_plane_bytes(int R)
 {
@@ -206,9 +206,9 @@ template <int C> __device__ __forceinline__ uint32_t channel_word(const uint32_t
     }
 }
 
-/* Four blocks an SM for 1-2 channels (64 registers a thread, none
- * spilled, ptxas -v for sm_90); 4 channels take 66, three blocks (at 64
- * they spill). */
+/* Four blocks an SM for 1-2 channels (at most 64 registers a thread;
+ * CUDA 13.0's ptxas -v for sm_90: 60 and 62, none spilled); three for 4
+ * channels (80; at 64 they spill). */
 template <int C>
 __global__ void __launch_bounds__(kThreads, C == 4 ? 3 : 4)
 tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blur_kernel k)
@@ -360,7 +360,8 @@ struct TensorCols {
 };
 
 /* Two blocks an SM: the 48 sums, a step's 16 words of B fragments and 8
- * of A stay in registers (ptxas -v for sm_90: no spills). */
+ * of A stay in registers (CUDA 13.0's ptxas -v for sm_90: 108, no
+ * spills). */
 __global__ void __launch_bounds__(kThreads, 2)
 tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blur_kernel k)
 {
@@ -389,9 +390,9 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
     const uint32_t flat = p.border_value << 8 | p.border_value << 24; // a constant row's pair
     for (int tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) {
         const int x0 = (tile % p.tiles_x) * kColSamples, y0 = (tile / p.tiles_x) * kColRows;
-        // Stage: rows 4 r4 .. + 3 (image rows y0 - P + ..., folded), samples
-        // x0 + 2 cp, + 1: four words in, the two bytes' words of each sample
-        // out (samples past the row read the scratch row's padding).
+        // Stage: rows 4 r4 .. + 3 (image rows y0 - P + ...) of the tile's
+        // samples as the two bytes' words of each sample (samples past the
+        // row read the scratch row's padding).
         if (y0 - P >= 0 && y0 - P + 4 * groups <= p.height) {
             // Every staged row inside the plane: 8 samples of 4 rows a
             // thread, 16-byte loads (the scratch plane's rows are 16-byte
@@ -423,6 +424,8 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                 d1[1] = make_uint4(o1[4], o1[5], o1[6], o1[7]);
             }
         } else {
+            // Rows folded: samples x0 + 2 cp, + 1 of 4 rows a thread, four
+            // words in.
             for (int i = tid; i < groups * 16; i += kThreads) {
                 const int r4 = i >> 4, cp = i & 15;
                 uint32_t q[4];
