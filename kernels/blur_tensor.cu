@@ -359,10 +359,13 @@ struct TensorCols {
     int tiles_x, tiles;
 };
 
-/* Two blocks an SM: the 48 sums, a step's 16 words of B fragments and 8
- * of A stay in registers (CUDA 13.0's ptxas -v for sm_90: 108, no
- * spills). */
-__global__ void __launch_bounds__(kThreads, 2)
+/* MinBlocks blocks an SM. At 2 the 48 sums, a step's 16 words of B
+ * fragments and 8 of A stay in registers (CUDA 13.0's ptxas -v for sm_90:
+ * 108, no spills); at 3 they get 80 and spill 8 bytes, and the third
+ * block hides more of the staging: faster up to radius 40 (3 steps),
+ * slower from 72 (tensor_run). */
+template <int MinBlocks>
+__global__ void __launch_bounds__(kThreads, MinBlocks)
 tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blur_kernel k)
 {
     cf_pdl_begin();
@@ -514,6 +517,26 @@ template <auto Kernel> unsigned grid_for(size_t shared, int tiles, cudaError_t *
     return (unsigned)std::min<long long>(tiles, (long long)sms * std::max(per_sm, 1));
 }
 
+/* Queues the columns pass of one plane: tensor_cols with 3 blocks an SM
+ * for vertical radii up to 40, else 2. 4K frames, harness, us (H200,
+ * bench/results/2026-12-03-h200-s23-17-tensor.md, call 3): RGBA radius 6
+ * 157 against 179, 24 168 against 188, 36 184 against 201; 8K GRAY8
+ * radius 36 201 against 213; but 4K GRAY8 radius 96 97 against 85 and
+ * RGBA radius 144 402 against 348. */
+template <int MinBlocks>
+cudaError_t cols_launch(const TensorCols &p, const cf_blur_kernel &ky, size_t shared,
+                        cudaStream_t stream)
+{
+    cudaError_t err = cf_blur_cuda::allow_shared<tensor_cols<MinBlocks>>(shared);
+    if (err != cudaSuccess)
+        return err;
+    const unsigned grid = grid_for<tensor_cols<MinBlocks>>(shared, p.tiles, &err);
+    if (grid == 0)
+        return err;
+    return cf_launch(tensor_cols<MinBlocks>, dim3(grid), dim3(kThreads), shared, stream, p, ky);
+}
+constexpr int kColsThreeBlocksMaxR = 40;
+
 template <int C>
 cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *tmp,
                        size_t tmp_pitch, cudaStream_t stream)
@@ -589,9 +612,6 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
     if ((uintptr_t)tmp % 16 != 0 || tmp_pitch % 16 != 0)
         return cudaErrorInvalidValue;
     const size_t cshared = cols_shared(ky.size / 2);
-    err = cf_blur_cuda::allow_shared<tensor_cols>(cshared);
-    if (err != cudaSuccess)
-        return err;
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &pl = planes[i];
         if (pl.width < 1 || pl.height < 1)
@@ -621,10 +641,8 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         if (tiles > INT_MAX)
             return cudaErrorInvalidValue;
         p.tiles = (int)tiles;
-        const unsigned grid = grid_for<tensor_cols>(cshared, p.tiles, &err);
-        if (grid == 0)
-            return err;
-        err = cf_launch(tensor_cols, dim3(grid), dim3(kThreads), cshared, stream, p, ky);
+        err = ky.size / 2 <= kColsThreeBlocksMaxR ? cols_launch<3>(p, ky, cshared, stream)
+                                                  : cols_launch<2>(p, ky, cshared, stream);
         if (err != cudaSuccess)
             return err;
     }
