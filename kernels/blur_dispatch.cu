@@ -92,13 +92,13 @@ constexpr Row kTable[] = {
     { CF_BLUR_METHOD_TENSOR, 17, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 4 },
     { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 4 },
     { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 1 },
-    { CF_BLUR_METHOD_TENSOR, 33, CF_BLUR_MAX_KSIZE / 2, 1, 0, false },
-    { CF_BLUR_METHOD_REG, 0, 48, 1, 0, false },
-    { CF_BLUR_METHOD_REG, 0, 96, 1, 2, false },
-    { CF_BLUR_METHOD_SLIDE, 0, 4, 2, 0, true },
-    { CF_BLUR_METHOD_TILE, 0, 24, 2, 0, false },
-    { CF_BLUR_METHOD_TILE, 0, 40, 2, 2, false },
-    { CF_BLUR_METHOD_SEP, 0, CF_BLUR_MAX_KSIZE / 2, 0, 0, false },
+    { CF_BLUR_METHOD_TENSOR, 33, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 0 },
+    { CF_BLUR_METHOD_REG, 0, 48, 1, 0, false, 0 },
+    { CF_BLUR_METHOD_REG, 0, 96, 1, 2, false, 0 },
+    { CF_BLUR_METHOD_SLIDE, 0, 4, 2, 0, true, 0 },
+    { CF_BLUR_METHOD_TILE, 0, 24, 2, 0, false, 0 },
+    { CF_BLUR_METHOD_TILE, 0, 40, 2, 2, false, 0 },
+    { CF_BLUR_METHOD_SEP, 0, CF_BLUR_MAX_KSIZE / 2, 0, 0, false, 0 },
 };
 
 bool row_fits(const Row &row, int rx, int ry, const cf_blur_plane *planes, int n_planes)
