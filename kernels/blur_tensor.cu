@@ -209,28 +209,6 @@ template <int C> __device__ __forceinline__ uint32_t channel_word(const uint32_t
 /* Four blocks an SM for 1-2 channels (at most 64 registers a thread;
  * CUDA 13.0's ptxas -v for sm_90: 60 and 62, none spilled); three for 4
  * channels (80; at 64 they spill). */
-/* The C words of 4 pixels of C bytes at px (4-byte aligned), in one
- * 4C-byte load where `wide` says px is that aligned. */
-template <int C>
-__device__ __forceinline__ void load_pixel_words(const uint8_t *px, bool wide, uint32_t (&v)[C])
-{
-    if constexpr (C == 4) {
-        if (wide) {
-            const uint4 u = *reinterpret_cast<const uint4 *>(px);
-            v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
-            return;
-        }
-    } else if constexpr (C == 2) {
-        if (wide) {
-            const uint2 u = *reinterpret_cast<const uint2 *>(px);
-            v[0] = u.x, v[1] = u.y;
-            return;
-        }
-    }
-#pragma unroll
-    for (int c = 0; c < C; c++) v[c] = reinterpret_cast<const uint32_t *>(px)[c];
-}
-
 template <int C>
 __global__ void __launch_bounds__(kThreads, C == 4 ? 3 : 4)
 tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blur_kernel k)
@@ -272,7 +250,27 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
                 const int x = x0 - P + 4 * c4;
                 uint32_t v[C];
                 if (p.aligned && x >= 0 && x + 3 < p.width) {
-                    load_pixel_words<C>(row + (size_t)x * C, p.wide, v);
+                    if constexpr (C == 4) {
+                        if (p.wide) {
+                            const uint4 u = *reinterpret_cast<const uint4 *>(row + (size_t)x * C);
+                            v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
+                        } else {
+#pragma unroll
+                            for (int c = 0; c < C; c++)
+                                v[c] = reinterpret_cast<const uint32_t *>(row + (size_t)x * C)[c];
+                        }
+                    } else if constexpr (C == 2) {
+                        if (p.wide) {
+                            const uint2 u = *reinterpret_cast<const uint2 *>(row + (size_t)x * C);
+                            v[0] = u.x, v[1] = u.y;
+                        } else {
+#pragma unroll
+                            for (int c = 0; c < C; c++)
+                                v[c] = reinterpret_cast<const uint32_t *>(row + (size_t)x * C)[c];
+                        }
+                    } else {
+                        v[0] = *reinterpret_cast<const uint32_t *>(row + x);
+                    }
 #pragma unroll
                     for (int c = 0; c < C; c++)
                         *reinterpret_cast<uint32_t *>(st + c * stride + 4 * c4) = channel_word<C>(v, c);
@@ -351,17 +349,6 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
     }
 }
 
-/* Two samples of 4 rows, q[r] holding samples x, x + 1 of row r (16 bits
- * each), as the columns pass stages them: lo = the low bytes' words of x
- * and x + 1 (byte r of a word from row r), hi = the high bytes'. */
-__device__ __forceinline__ void byte_plane_pair(const uint32_t (&q)[4], uint2 &lo, uint2 &hi)
-{
-    const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
-    const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
-    lo = make_uint2(__byte_perm(u0, v0, 0x5410), __byte_perm(u0, v0, 0x7632));
-    hi = make_uint2(__byte_perm(u1, v1, 0x5410), __byte_perm(u1, v1, 0x7632));
-}
-
 struct TensorCols {
     const uint16_t *tmp;
     size_t tmp_pitch; // bytes
@@ -420,23 +407,24 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                 uint4 q4[4];
 #pragma unroll
                 for (int r = 0; r < 4; r++) q4[r] = *reinterpret_cast<const uint4 *>(src + r * tp);
-                uint2 lo[4], hi[4]; // sample pairs 2k, 2k + 1 of the 8
-                {
-                    const uint32_t qx[4] = { q4[0].x, q4[1].x, q4[2].x, q4[3].x };
-                    const uint32_t qy[4] = { q4[0].y, q4[1].y, q4[2].y, q4[3].y };
-                    const uint32_t qz[4] = { q4[0].z, q4[1].z, q4[2].z, q4[3].z };
-                    const uint32_t qw[4] = { q4[0].w, q4[1].w, q4[2].w, q4[3].w };
-                    byte_plane_pair(qx, lo[0], hi[0]);
-                    byte_plane_pair(qy, lo[1], hi[1]);
-                    byte_plane_pair(qz, lo[2], hi[2]);
-                    byte_plane_pair(qw, lo[3], hi[3]);
+                uint32_t o0[8], o1[8];
+#pragma unroll
+                for (int k2 = 0; k2 < 4; k2++) {
+                    uint32_t q[4];
+#pragma unroll
+                    for (int r = 0; r < 4; r++)
+                        q[r] = k2 == 0 ? q4[r].x : k2 == 1 ? q4[r].y : k2 == 2 ? q4[r].z : q4[r].w;
+                    const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
+                    const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
+                    o0[2 * k2] = __byte_perm(u0, v0, 0x5410), o0[2 * k2 + 1] = __byte_perm(u0, v0, 0x7632);
+                    o1[2 * k2] = __byte_perm(u1, v1, 0x5410), o1[2 * k2 + 1] = __byte_perm(u1, v1, 0x7632);
                 }
                 uint4 *d0 = reinterpret_cast<uint4 *>(plane0 + r4 * kColWords + 8 * c8);
                 uint4 *d1 = reinterpret_cast<uint4 *>(plane1 + r4 * kColWords + 8 * c8);
-                d0[0] = make_uint4(lo[0].x, lo[0].y, lo[1].x, lo[1].y);
-                d0[1] = make_uint4(lo[2].x, lo[2].y, lo[3].x, lo[3].y);
-                d1[0] = make_uint4(hi[0].x, hi[0].y, hi[1].x, hi[1].y);
-                d1[1] = make_uint4(hi[2].x, hi[2].y, hi[3].x, hi[3].y);
+                d0[0] = make_uint4(o0[0], o0[1], o0[2], o0[3]);
+                d0[1] = make_uint4(o0[4], o0[5], o0[6], o0[7]);
+                d1[0] = make_uint4(o1[0], o1[1], o1[2], o1[3]);
+                d1[1] = make_uint4(o1[4], o1[5], o1[6], o1[7]);
             }
         } else {
             // Rows folded: samples x0 + 2 cp, + 1 of 4 rows a thread, four
@@ -450,8 +438,12 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                     q[r] = sy < 0 ? flat
                                   : *reinterpret_cast<const uint32_t *>(p.tmp + (size_t)sy * tp + x0 + 2 * cp);
                 }
-                byte_plane_pair(q, *reinterpret_cast<uint2 *>(plane0 + r4 * kColWords + 2 * cp),
-                                *reinterpret_cast<uint2 *>(plane1 + r4 * kColWords + 2 * cp));
+                const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
+                const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
+                *reinterpret_cast<uint2 *>(plane0 + r4 * kColWords + 2 * cp) =
+                    make_uint2(__byte_perm(u0, v0, 0x5410), __byte_perm(u0, v0, 0x7632));
+                *reinterpret_cast<uint2 *>(plane1 + r4 * kColWords + 2 * cp) =
+                    make_uint2(__byte_perm(u1, v1, 0x5410), __byte_perm(u1, v1, 0x7632));
             }
         }
         __syncthreads();
