@@ -8,11 +8,12 @@
  * (or DP2A) a tap pair; a tensor core makes 4096 byte products a warp
  * instruction. With the taps split into bytes the products are exact, so
  * the result is blur.h's to the bit. 4K GRAY8 radius 96 (sigma 32) takes
- * 86 us against the two-pass method's 196 and the register method's 220,
- * radius 192 126 against 344, 4K RGBA radius 48 208 against 522 and 535
- * (bench/diag/tensor_tune.cu, H200, session 23's second call,
- * bench/results/2026-12-03-h200-s23-17-tensor.md, which also says where
- * the time goes: about 50 us of a 4K GRAY8 frame's is there at any radius).
+ * 82 us against the two-pass method's 195 and the register method's 219,
+ * radius 192 120 against 344, 4K RGBA radius 48 202 against 521 and 534
+ * (bench/diag/tensor_tune.cu, H200, session 24's second call,
+ * bench/results/2026-12-03-h200-s24-17-tensor.md; where the time goes:
+ * bench/results/2026-12-03-h200-s23-17-tensor.md, about 50 us of a 4K
+ * GRAY8 frame's is there at any radius).
  *
  * Arithmetic of blur.h split into bytes (every tap below 65536: w = 256 wh
  * + wl; every intermediate t below 65536: t = 256 th + tl):
@@ -34,6 +35,14 @@
  * planes of the taps' low and high bytes (a fragment word is 4 of their
  * bytes), and keeps it for every tile it makes (blocks loop over tiles).
  *
+ * The scratch plane, between the passes, holds the intermediates in the
+ * columns pass's layout: row groups of 4 rows (group G: rows 4G .. 4G + 3;
+ * ceil(height / 4) of them, 2 words a position apart), each a row of
+ * positions (samples rounded up to 32; sample 8 j + g of each aligned
+ * block of 32 at position 4 g + j: scratch_position), in
+ * chunks of 4 positions: their 4 words of low bytes, then their 4 of high
+ * bytes, byte r of a word from row 4G + r.
+ *
  * Rows pass (tensor_rows): a block's tile is 128 pixels of 32 / C rows;
  * it stages those rows' samples, channels apart (matrix row r C + c holds
  * channel c of row r), from P = R rounded up to 4 pixels left of the tile
@@ -41,17 +50,19 @@
  * Eight warps, 4 across by 2 down, make 16 matrix rows by 32 pixels each:
  * per step of 32 staged columns one A fragment, and for each of its four
  * 8-pixel blocks two products (low and high tap bytes; past the band the
- * table's fragments are zeros). Intermediates go back through shared memory,
- * interleaved again, and leave in coalesced 16-byte stores.
+ * table's fragments are zeros). Intermediates go to an out tile in shared
+ * memory at their scratch positions, and leave as its row groups' 32-byte
+ * chunks, coalesced.
  *
  * Columns pass (tensor_cols): a tile is 32 samples of 128 rows; it stages
- * the intermediate rows from P rows above it (folded; a constant border's
- * rows are border_value << 8; tiles whose rows all lie in the plane in
- * 16-byte loads, 8 samples of 4 rows a thread) as two planes of words,
- * word [r / 4][x]
- * holding byte 0 (plane 0) or 1 (plane 1) of rows r .. r + 3 of sample x:
- * a B fragment register is one word. Eight warps, stacked, make 16 rows by
- * 32 samples: per step of 32 staged rows the A fragments of both tap
+ * the row groups from P rows above it as two planes of words (the chunks'
+ * low and high halves), word [r / 4][position]: a B fragment register is
+ * one word, and lane g's four (one per 8-sample block) are adjacent.
+ * Tiles whose rows all lie inside the plane are plain copies (cp.async,
+ * the next tile's while this one's products are made where two buffers
+ * fit); the first and last tile rows fold theirs row by row (a constant
+ * border's rows are border_value << 8). Eight warps, stacked, make 16 rows
+ * by 32 samples: per step of 32 staged rows the A fragments of both tap
  * bytes, then four products for each 8-sample block. */
 #include <cuda_runtime.h>
 
@@ -61,11 +72,14 @@
 
 namespace {
 
-constexpr int kThreads = 256;          // 8 warps a block, both passes
+constexpr int kThreads = 256;          // 8 warps a rows block
 constexpr int kRowPixels = 128;        // pixels of a rows tile
 constexpr int kRowMatrixRows = 32;     // matrix rows of a rows tile: 32 / C image rows
 constexpr int kColSamples = 32;        // samples of a columns tile
-constexpr int kColRows = 128;          // rows of a columns tile
+constexpr int kColWarps = 8;           // warps of a columns block, 16 rows each
+constexpr int kColThreads = 32 * kColWarps;
+constexpr int kColMinBlocks = 2;       // columns blocks an SM (tensor_cols)
+constexpr int kColRows = 16 * kColWarps; // rows of a columns tile
 constexpr int kColWords = 40;          // words a staged row group: 32 samples, 8 mod 32
 
 __host__ __device__ constexpr int round4(int r)
@@ -109,15 +123,43 @@ __host__ __device__ constexpr int taps_bytes(int R)
     return 2 * tap_plane_bytes(R);
 }
 /* 16-bit intermediates a row of the rows pass's output tile for C
- * channels: 128 C and 8 more, so a row is 4 words modulo 32 and the 8
- * matrix rows of a fragment's store land on different banks. */
+ * channels: 128 C and a pad that, with the chunks of a row swizzled by
+ * its index (out_position), keeps the epilogue's 16-bit stores at most
+ * 2-way bank-conflicted for 1 channel and conflict-free for 2 and 4 (found
+ * by enumerating the stores' banks for pads 0 .. 60); a multiple of 4, so
+ * a chunk of 4 intermediates loads in 8 bytes. */
 __host__ __device__ constexpr int row_out_stride(int C)
 {
-    return kRowPixels * C + 8;
+    return kRowPixels * C + (C == 1 ? 8 : C == 2 ? 32 : 16);
 }
-/* Bytes of that tile, 32 / C rows, for any C: at most 32 (128 + 8) 16-bit
- * words. */
-constexpr int kRowOutBytes = kRowMatrixRows * row_out_stride(1) * 2;
+/* Bytes of that tile, 32 / C rows, for any C. */
+constexpr int kRowOutBytes =
+    kRowMatrixRows / 2 * row_out_stride(2) * 2 > kRowMatrixRows * row_out_stride(1) * 2
+        ? kRowMatrixRows / 2 * row_out_stride(2) * 2
+        : kRowMatrixRows * row_out_stride(1) * 2;
+static_assert(kRowOutBytes >= kRowMatrixRows / 4 * row_out_stride(4) * 2, "rows out tile");
+
+/* The scratch plane in the columns pass's layout (see the header): the
+ * position of sample s of a row group, a permutation within each aligned
+ * block of 32 (sample 8 j + g at 4 g + j, so that a columns lane g loads
+ * its four 8-sample blocks' B words in one 16-byte load). */
+__host__ __device__ constexpr int scratch_position(int s)
+{
+    return (s & ~31) | 4 * (s & 7) | (s & 31) >> 3;
+}
+/* Where the rows pass's output tile keeps sample s (0 .. 128 C - 1) of
+ * tile row r: its scratch position, the 4-position chunk within the
+ * 32-block swizzled by r & 3 (bank conflicts, row_out_stride). */
+__host__ __device__ constexpr int out_position(int s, int r)
+{
+    return scratch_position(s) ^ 4 * (r & 3);
+}
+/* Positions of a scratch row group for `samples` samples: a multiple of
+ * 32 (a columns tile's width). */
+__host__ __device__ constexpr int scratch_positions(int samples)
+{
+    return (samples + kColSamples - 1) / kColSamples * kColSamples;
+}
 __host__ __device__ constexpr size_t rows_shared(int R)
 {
     return (size_t)row_entries(R) * 32 * 16 + taps_bytes(R) + (size_t)kRowMatrixRows * row_stride(R) +
@@ -132,12 +174,19 @@ __host__ __device__ constexpr int col_steps(int R)
 }
 __host__ __device__ constexpr int col_staged_rows(int R)
 {
-    return 32 * col_steps(R) + 112;
+    return 32 * col_steps(R) + 16 * (kColWarps - 1);
 }
-__host__ __device__ constexpr size_t cols_shared(int R)
+/* Words of one staging buffer of a columns block: two planes of
+ * col_staged_rows / 4 groups of kColWords. */
+__host__ __device__ constexpr int col_buffer_words(int R)
 {
-    return (size_t)col_steps(R) * 32 * 32 + taps_bytes(R) +
-           2 * (size_t)(col_staged_rows(R) / 4) * kColWords * 4;
+    return 2 * (col_staged_rows(R) / 4) * kColWords;
+}
+/* Shared bytes of a columns block with `buffers` staging buffers (2: the
+ * next tile's rows are copied in while this one's products are made). */
+__host__ __device__ constexpr size_t cols_shared(int R, int buffers)
+{
+    return (size_t)col_steps(R) * 32 * 32 + taps_bytes(R) + (size_t)buffers * col_buffer_words(R) * 4;
 }
 
 __device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint32_t b0,
@@ -153,12 +202,53 @@ __device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint
 #endif
 }
 
+/* 16 bytes from global memory at src to shared memory at dst, both
+ * 16-byte aligned, without passing through registers (cp.async, compute
+ * capability 8.0 and later), cached in L2 only; complete after
+ * cp_async_wait covers the group they were committed in. */
+__device__ __forceinline__ void cp_async16(void *dst, const void *src)
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"
+                 :
+                 : "r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src)
+                 : "memory");
+#else
+    __trap(); // tensor_run refuses such devices
+#endif
+}
+__device__ __forceinline__ void cp_async_commit()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+/* Waits until at most N of this thread's committed groups are pending. */
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
+/* Advances a block's tile (tx, ty) of a grid-stride loop by the grid's
+ * step, (dx, dy) = (grid % tiles_x, grid / tiles_x): no division a tile. */
+__device__ __forceinline__ void next_tile(int &tx, int &ty, int dx, int dy, int tiles_x)
+{
+    tx += dx;
+    ty += dy;
+    if (tx >= tiles_x) {
+        tx -= tiles_x;
+        ty++;
+    }
+}
+
 /* Writes kernel k's tap bytes into the two planes at w (taps_bytes),
  * a word at a time, the margins zero. */
-__device__ __forceinline__ void load_tap_bytes(uint32_t *w, const cf_blur_kernel &k)
+template <int Threads> __device__ __forceinline__ void load_tap_bytes(uint32_t *w, const cf_blur_kernel &k)
 {
     const int words = tap_plane_bytes(k.size / 2) / 4;
-    for (int j = threadIdx.x; j < 2 * words; j += kThreads) {
+    for (int j = threadIdx.x; j < 2 * words; j += Threads) {
         const int h = j >= words, i0 = 4 * (j - h * words) - kTapMargin;
         uint32_t v = 0;
 #pragma unroll
@@ -183,8 +273,9 @@ __device__ __forceinline__ uint32_t tap_bytes(const uint32_t *w, int R, int i0, 
 struct TensorRows {
     const uint8_t *src;
     size_t src_pitch;
-    uint16_t *tmp;
-    size_t tmp_pitch; // bytes
+    uint32_t *tmp;       // the scratch plane's row groups (header)
+    size_t group_words;  // words from one row group to the next: 2 positions
+    int positions;       // scratch_positions(width * C)
     int width, height, border;
     uint32_t border_value;
     int tiles_x, tiles;
@@ -206,9 +297,43 @@ template <int C> __device__ __forceinline__ uint32_t channel_word(const uint32_t
     }
 }
 
+/* The C words of 4 pixels of C bytes at px (4-byte aligned), in one
+ * 4C-byte load where `wide` says px is that aligned. */
+template <int C>
+__device__ __forceinline__ void load_pixel_words(const uint8_t *px, bool wide, uint32_t (&v)[C])
+{
+    if constexpr (C == 4) {
+        if (wide) {
+            const uint4 u = *reinterpret_cast<const uint4 *>(px);
+            v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
+            return;
+        }
+    } else if constexpr (C == 2) {
+        if (wide) {
+            const uint2 u = *reinterpret_cast<const uint2 *>(px);
+            v[0] = u.x, v[1] = u.y;
+            return;
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < C; c++) v[c] = reinterpret_cast<const uint32_t *>(px)[c];
+}
+
+/* Two samples of 4 rows, q[r] holding samples x, x + 1 of row r (16 bits
+ * each), in the columns pass's layout: lo = the low bytes' words of x and
+ * x + 1 (byte r of a word from row r), hi = the high bytes'. */
+__device__ __forceinline__ void byte_plane_pair(const uint32_t (&q)[4], uint2 &lo, uint2 &hi)
+{
+    const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
+    const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
+    lo = make_uint2(__byte_perm(u0, v0, 0x5410), __byte_perm(u0, v0, 0x7632));
+    hi = make_uint2(__byte_perm(u1, v1, 0x5410), __byte_perm(u1, v1, 0x7632));
+}
+
 /* Four blocks an SM for 1-2 channels (at most 64 registers a thread;
- * CUDA 13.0's ptxas -v for sm_90: 60 and 62, none spilled); three for 4
- * channels (80; at 64 they spill). */
+ * CUDA 13.0's ptxas -v for sm_90: 64 each; for 2 channels one word is
+ * spilled, stored in the staging and loaded after the steps, once a tile);
+ * three for 4 channels (80; at 64 they spill). */
 template <int C>
 __global__ void __launch_bounds__(kThreads, C == 4 ? 3 : 4)
 tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blur_kernel k)
@@ -223,7 +348,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
     uint8_t *stage = reinterpret_cast<uint8_t *>(w) + taps_bytes(R);
     uint16_t *out = reinterpret_cast<uint16_t *>(stage + kRowMatrixRows * stride);
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    load_tap_bytes(w, k);
+    load_tap_bytes<kThreads>(w, k);
     __syncthreads();
     // Entry e, lane (g, t), word q (b0 or b1 of the low or high bytes):
     // B[k][n] = w[d + k - n], rows k = 4t + 16 (q & 1) + byte.
@@ -236,10 +361,10 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
     const uint8_t *a0p = stage + (16 * wy + g) * stride + 32 * wx + 4 * t;
     const uint8_t *a1p = a0p + 8 * stride;
     const uint4 *tab4 = reinterpret_cast<const uint4 *>(tab);
-    const size_t tp = p.tmp_pitch / 2;
-    const int samples = p.width * C;
-    for (int tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) {
-        const int x0 = (tile % p.tiles_x) * kRowPixels, y0 = (tile / p.tiles_x) * IMG_ROWS;
+    const int dx = gridDim.x % p.tiles_x, dy = gridDim.x / p.tiles_x;
+    int tx = blockIdx.x % p.tiles_x, ty = blockIdx.x / p.tiles_x;
+    for (int tile = blockIdx.x; tile < p.tiles; tile += gridDim.x, next_tile(tx, ty, dx, dy, p.tiles_x)) {
+        const int x0 = tx * kRowPixels, y0 = ty * IMG_ROWS;
         // Stage: word c4 of matrix row r C + c: channel c of pixels x0 - P
         // + 4 c4 .. + 3 of image row y0 + r (rows past the plane repeat its
         // last; their outputs are not stored).
@@ -250,27 +375,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
                 const int x = x0 - P + 4 * c4;
                 uint32_t v[C];
                 if (p.aligned && x >= 0 && x + 3 < p.width) {
-                    if constexpr (C == 4) {
-                        if (p.wide) {
-                            const uint4 u = *reinterpret_cast<const uint4 *>(row + (size_t)x * C);
-                            v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
-                        } else {
-#pragma unroll
-                            for (int c = 0; c < C; c++)
-                                v[c] = reinterpret_cast<const uint32_t *>(row + (size_t)x * C)[c];
-                        }
-                    } else if constexpr (C == 2) {
-                        if (p.wide) {
-                            const uint2 u = *reinterpret_cast<const uint2 *>(row + (size_t)x * C);
-                            v[0] = u.x, v[1] = u.y;
-                        } else {
-#pragma unroll
-                            for (int c = 0; c < C; c++)
-                                v[c] = reinterpret_cast<const uint32_t *>(row + (size_t)x * C)[c];
-                        }
-                    } else {
-                        v[0] = *reinterpret_cast<const uint32_t *>(row + x);
-                    }
+                    load_pixel_words<C>(row + (size_t)x * C, p.wide, v);
 #pragma unroll
                     for (int c = 0; c < C; c++)
                         *reinterpret_cast<uint32_t *>(st + c * stride + 4 * c4) = channel_word<C>(v, c);
@@ -307,40 +412,48 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
                 mma_u8(hi[j], a, b[j].z, b[j].w);
             }
         }
-        // Intermediates of matrix row m (image row m / C, channel m % C),
-        // pixel n of the tile: out[m / C][n C + m % C] (one 32-bit store
-        // for the two pixels of a register pair where C is 1).
+        // The intermediate of matrix row m (tile row m / C, channel m % C)
+        // and pixel n, tile sample n C + m % C, goes to the out tile at its
+        // out_position.
         constexpr int OS = row_out_stride(C);
 #pragma unroll
         for (int j = 0; j < 4; j++)
 #pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int m = 16 * wy + g + 8 * h, n = 32 * wx + 8 * j + 2 * t;
-                const uint32_t v0 =
-                    ((uint32_t)hi[j][2 * h] * 256u + (uint32_t)lo[j][2 * h] + 128u) >> 8;
-                const uint32_t v1 =
-                    ((uint32_t)hi[j][2 * h + 1] * 256u + (uint32_t)lo[j][2 * h + 1] + 128u) >> 8;
-                uint16_t *o = out + (m / C) * OS + n * C + m % C;
-                if constexpr (C == 1) {
-                    *reinterpret_cast<uint32_t *>(o) = v0 | v1 << 16;
-                } else {
-                    o[0] = (uint16_t)v0;
-                    o[C] = (uint16_t)v1;
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    const int m = 16 * wy + g + 8 * h, n = 32 * wx + 8 * j + 2 * t + e, r = m / C;
+                    const uint32_t v =
+                        ((uint32_t)hi[j][2 * h + e] * 256u + (uint32_t)lo[j][2 * h + e] + 128u) >> 8;
+                    out[r * OS + out_position(n * C + m % C, r)] = (uint16_t)v;
                 }
-            }
         __syncthreads();
-        // Out: 8 intermediates a thread and store, whole where they fit.
-        for (int i = tid; i < IMG_ROWS * kRowPixels * C / 8; i += kThreads) {
-            const int r = i / (kRowPixels * C / 8), x8 = 8 * (i - r * (kRowPixels * C / 8));
-            const int y = y0 + r, sx = x0 * C + x8;
-            if (y >= p.height || sx >= samples)
-                continue;
-            const uint16_t *o = out + r * OS + x8;
-            uint16_t *d = p.tmp + (size_t)y * tp + sx;
-            if (sx + 8 <= samples)
-                *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(o);
-            else
-                for (int e = 0; sx + e < samples; e++) d[e] = o[e];
+        // Out: a thread a chunk of 4 positions of one row group (of the
+        // tile's IMG_ROWS / 4 groups, 32 C chunks each: 256 for every C), as
+        // its low bytes' 4 words and its high bytes' 4, one 32-byte piece
+        // of the scratch plane. Groups past the plane and positions past
+        // its last 32-block are not stored.
+        {
+            const int gl = tid / (32 * C), k4 = tid % (32 * C), G = y0 / 4 + gl;
+            const int pos = x0 * C + 4 * k4;
+            if (4 * G < p.height && pos < p.positions) {
+                uint32_t q[4][2];
+#pragma unroll
+                for (int r = 0; r < 4; r++) {
+                    const int tr = 4 * gl + r;
+                    const uint2 u = *reinterpret_cast<const uint2 *>(
+                        out + tr * OS + ((4 * k4) ^ 4 * (tr & 3)));
+                    q[r][0] = u.x, q[r][1] = u.y;
+                }
+                const uint32_t q01[4] = { q[0][0], q[1][0], q[2][0], q[3][0] };
+                const uint32_t q23[4] = { q[0][1], q[1][1], q[2][1], q[3][1] };
+                uint2 lo01, hi01, lo23, hi23;
+                byte_plane_pair(q01, lo01, hi01);
+                byte_plane_pair(q23, lo23, hi23);
+                uint4 *d = reinterpret_cast<uint4 *>(p.tmp + (size_t)G * p.group_words + 2 * (size_t)pos);
+                d[0] = make_uint4(lo01.x, lo01.y, lo23.x, lo23.y);
+                d[1] = make_uint4(hi01.x, hi01.y, hi23.x, hi23.y);
+            }
         }
         // The next tile's staging writes `stage`, which every thread has
         // finished reading (the barrier above); its products go to `out`
@@ -350,22 +463,85 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
 }
 
 struct TensorCols {
-    const uint16_t *tmp;
-    size_t tmp_pitch; // bytes
+    const uint32_t *tmp; // the scratch plane's row groups (header)
+    size_t group_words;  // words from one row group to the next
     uint8_t *dst;
     size_t dst_pitch;
     int samples, height, border;
     uint32_t border_value;
     int tiles_x, tiles;
+    int buffers; // staging buffers: 2 copies the next tile in during this one's products
 };
 
-/* MinBlocks blocks an SM. At 2 the 48 sums, a step's 16 words of B
- * fragments and 8 of A stay in registers (CUDA 13.0's ptxas -v for sm_90:
- * 108, no spills); at 3 they get 80 and spill 8 bytes, and the third
- * block hides more of the staging: faster up to radius 40 (3 steps),
- * slower from 72 (tensor_run). */
-template <int MinBlocks>
-__global__ void __launch_bounds__(kThreads, MinBlocks)
+/* Byte b (0 .. 3) of each of the 4 words of v, as the bytes of one word. */
+__device__ __forceinline__ uint32_t byte_of_each(const uint4 v, int b)
+{
+    const unsigned sel = (unsigned)b | (unsigned)(b + 4) << 4;
+    return __byte_perm(__byte_perm(v.x, v.y, sel), __byte_perm(v.z, v.w, sel), 0x5410);
+}
+
+/* The 4 x 4 byte transpose: byte i of result j is byte j of v[i]. */
+__device__ __forceinline__ uint4 transpose_bytes(const uint32_t (&v)[4])
+{
+    const uint32_t a = __byte_perm(v[0], v[1], 0x5140), b = __byte_perm(v[2], v[3], 0x5140);
+    const uint32_t c = __byte_perm(v[0], v[1], 0x7362), d = __byte_perm(v[2], v[3], 0x7362);
+    return make_uint4(__byte_perm(a, b, 0x5410), __byte_perm(a, b, 0x7632), __byte_perm(c, d, 0x5410),
+                      __byte_perm(c, d, 0x7632));
+}
+
+/* Stages the row groups of columns tile (tx, ty) into `planes` (two planes
+ * of col_staged_rows(R) / 4 groups of kColWords): group r4 is image rows
+ * y0 - P + 4 r4 .. + 3, its 32 positions from the scratch plane. Tiles
+ * whose staged rows all lie inside the plane are copied asynchronously
+ * (cp.async, 16 bytes a thread a copy: the caller commits and waits);
+ * the others row by row, folded (a constant border's rows are
+ * border_value << 8: low byte 0, high byte border_value). */
+__device__ __forceinline__ void cols_stage(const TensorCols &p, int tx, int ty, int P, int groups,
+                                           uint32_t *planes)
+{
+    const int x0 = tx * kColSamples, y0 = ty * kColRows;
+    uint32_t *plane1 = planes + groups * kColWords;
+    if (y0 - P >= 0 && y0 - P + 4 * groups <= p.height) {
+        // A group's 32 positions are 256 contiguous bytes of the scratch
+        // plane: 8 chunks of 4 positions, each 16 bytes of low-byte words
+        // then 16 of high-byte ones.
+        const uint32_t *base = p.tmp + (size_t)((y0 - P) / 4) * p.group_words + 2 * (size_t)x0;
+        for (int i = threadIdx.x; i < groups * 16; i += kColThreads) {
+            const int r4 = i >> 4, c = i & 15;
+            cp_async16((c & 1 ? plane1 : planes) + r4 * kColWords + 4 * (c >> 1),
+                       base + (size_t)r4 * p.group_words + 4 * c);
+        }
+        return;
+    }
+    const uint32_t flat = p.border_value * 0x01010101u;
+    for (int i = threadIdx.x; i < groups * 8; i += kColThreads) {
+        const int r4 = i >> 3, c4 = i & 7;
+        uint32_t lo[4], hi[4]; // row r's bytes of the chunk's 4 positions
+#pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const int sy = cf_border_index(y0 - P + 4 * r4 + r, p.height, p.border);
+            if (sy < 0) {
+                lo[r] = 0;
+                hi[r] = flat;
+            } else {
+                const uint4 *q = reinterpret_cast<const uint4 *>(
+                    p.tmp + (size_t)(sy >> 2) * p.group_words + 2 * (size_t)x0 + 8 * c4);
+                lo[r] = byte_of_each(q[0], sy & 3);
+                hi[r] = byte_of_each(q[1], sy & 3);
+            }
+        }
+        *reinterpret_cast<uint4 *>(planes + r4 * kColWords + 4 * c4) = transpose_bytes(lo);
+        *reinterpret_cast<uint4 *>(plane1 + r4 * kColWords + 4 * c4) = transpose_bytes(hi);
+    }
+}
+
+/* Two blocks an SM: the 48 sums, a step's 16 words of B fragments and 8
+ * of A stay in registers (CUDA 13.0's ptxas -v for sm_90: 114, no
+ * spills). At 3 (80 registers, steps not unrolled so as not to spill) it
+ * was no faster at radii up to 24 and up to 20% slower at 30-36 (session
+ * 24, call 2: bench/results/2026-12-03-h200-s24-17-tensor.md), though
+ * before the staging was asynchronous 3 had been faster up to radius 40. */
+__global__ void __launch_bounds__(kColThreads, kColMinBlocks)
 tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blur_kernel k)
 {
     cf_pdl_begin();
@@ -374,94 +550,57 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
     const int groups = col_staged_rows(R) / 4;
     uint32_t *tab = reinterpret_cast<uint32_t *>(smem);
     uint32_t *w = tab + S * 32 * 8;
-    uint32_t *plane0 = reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(w) + taps_bytes(R));
-    uint32_t *plane1 = plane0 + groups * kColWords;
+    uint32_t *buffer0 = reinterpret_cast<uint32_t *>(reinterpret_cast<uint8_t *>(w) + taps_bytes(R));
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    load_tap_bytes(w, k);
+    const int dx = gridDim.x % p.tiles_x, dy = gridDim.x / p.tiles_x;
+    int tx = blockIdx.x % p.tiles_x, ty = blockIdx.x / p.tiles_x, buf = 0;
+    if ((int)blockIdx.x < p.tiles)
+        cols_stage(p, tx, ty, P, groups, buffer0);
+    cp_async_commit();
+    load_tap_bytes<kColThreads>(w, k);
     __syncthreads();
     // Step s, lane (g, t), register q of the low (h = 0) or high bytes:
     // A[m][k] = w[32 s - pad + k - m], row m = g + 8 (q & 1), columns k =
     // 4t + 16 (q >> 1) + byte.
-    for (int i = tid; i < S * 32 * 8; i += kThreads) {
+    for (int i = tid; i < S * 32 * 8; i += kColThreads) {
         const int q = i & 3, h = (i >> 2) & 1, l = (i >> 3) & 31, s = i >> 8;
         const int m = (l >> 2) + 8 * (q & 1), kc = 4 * (l & 3) + 16 * (q >> 1);
         tab[i] = tap_bytes(w, R, 32 * s - pad + kc - m, h);
     }
     const uint4 *tab4 = reinterpret_cast<const uint4 *>(tab);
     const int g = lane >> 2, t = lane & 3;
-    const size_t tp = p.tmp_pitch / 2;
-    const uint32_t flat = p.border_value << 8 | p.border_value << 24; // a constant row's pair
     for (int tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) {
-        const int x0 = (tile % p.tiles_x) * kColSamples, y0 = (tile / p.tiles_x) * kColRows;
-        // Stage: rows 4 r4 .. + 3 (image rows y0 - P + ...) of the tile's
-        // samples as the two bytes' words of each sample (samples past the
-        // row read the scratch row's padding).
-        if (y0 - P >= 0 && y0 - P + 4 * groups <= p.height) {
-            // Every staged row inside the plane: 8 samples of 4 rows a
-            // thread, 16-byte loads (the scratch plane's rows are 16-byte
-            // aligned: tensor_run), no folding.
-            const uint16_t *base = p.tmp + (size_t)(y0 - P) * tp + x0;
-            for (int i = tid; i < groups * 4; i += kThreads) {
-                const int r4 = i >> 2, c8 = i & 3;
-                const uint16_t *src = base + (size_t)(4 * r4) * tp + 8 * c8;
-                uint4 q4[4];
-#pragma unroll
-                for (int r = 0; r < 4; r++) q4[r] = *reinterpret_cast<const uint4 *>(src + r * tp);
-                uint32_t o0[8], o1[8];
-#pragma unroll
-                for (int k2 = 0; k2 < 4; k2++) {
-                    uint32_t q[4];
-#pragma unroll
-                    for (int r = 0; r < 4; r++)
-                        q[r] = k2 == 0 ? q4[r].x : k2 == 1 ? q4[r].y : k2 == 2 ? q4[r].z : q4[r].w;
-                    const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
-                    const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
-                    o0[2 * k2] = __byte_perm(u0, v0, 0x5410), o0[2 * k2 + 1] = __byte_perm(u0, v0, 0x7632);
-                    o1[2 * k2] = __byte_perm(u1, v1, 0x5410), o1[2 * k2 + 1] = __byte_perm(u1, v1, 0x7632);
-                }
-                uint4 *d0 = reinterpret_cast<uint4 *>(plane0 + r4 * kColWords + 8 * c8);
-                uint4 *d1 = reinterpret_cast<uint4 *>(plane1 + r4 * kColWords + 8 * c8);
-                d0[0] = make_uint4(o0[0], o0[1], o0[2], o0[3]);
-                d0[1] = make_uint4(o0[4], o0[5], o0[6], o0[7]);
-                d1[0] = make_uint4(o1[0], o1[1], o1[2], o1[3]);
-                d1[1] = make_uint4(o1[4], o1[5], o1[6], o1[7]);
+        if (p.buffers == 2) {
+            // The next tile's rows go to the other buffer, whose last
+            // reader (the tile before this one) passed the barrier below.
+            if (tile + (int)gridDim.x < p.tiles) {
+                int nx = tx, ny = ty;
+                next_tile(nx, ny, dx, dy, p.tiles_x);
+                cols_stage(p, nx, ny, P, groups, buffer0 + (buf ^ 1) * col_buffer_words(R));
             }
+            cp_async_commit();
+            cp_async_wait<1>(); // this tile's copies, committed one tile ago
         } else {
-            // Rows folded: samples x0 + 2 cp, + 1 of 4 rows a thread, four
-            // words in.
-            for (int i = tid; i < groups * 16; i += kThreads) {
-                const int r4 = i >> 4, cp = i & 15;
-                uint32_t q[4];
-#pragma unroll
-                for (int r = 0; r < 4; r++) {
-                    const int sy = cf_border_index(y0 - P + 4 * r4 + r, p.height, p.border);
-                    q[r] = sy < 0 ? flat
-                                  : *reinterpret_cast<const uint32_t *>(p.tmp + (size_t)sy * tp + x0 + 2 * cp);
-                }
-                const uint32_t u0 = __byte_perm(q[0], q[1], 0x6240), v0 = __byte_perm(q[2], q[3], 0x6240);
-                const uint32_t u1 = __byte_perm(q[0], q[1], 0x7351), v1 = __byte_perm(q[2], q[3], 0x7351);
-                *reinterpret_cast<uint2 *>(plane0 + r4 * kColWords + 2 * cp) =
-                    make_uint2(__byte_perm(u0, v0, 0x5410), __byte_perm(u0, v0, 0x7632));
-                *reinterpret_cast<uint2 *>(plane1 + r4 * kColWords + 2 * cp) =
-                    make_uint2(__byte_perm(u1, v1, 0x5410), __byte_perm(u1, v1, 0x7632));
-            }
+            cp_async_wait<0>();
         }
         __syncthreads();
-        // The step's loads all go first (16 words of B fragments, two of A),
-        // so its 16 products wait on one shared-memory latency.
+        const uint32_t *plane0 = buffer0 + buf * col_buffer_words(R), *plane1 = plane0 + groups * kColWords;
+        // The step's loads all go first (4 16-byte loads of B fragments,
+        // lane g's words of its four 8-sample blocks adjacent: positions
+        // 4 g .. 4 g + 3; two of A), so its 16 products wait on one
+        // shared-memory latency.
         int s00[4][4] = {}, s01[4][4] = {}, s11[4][4] = {}; // wl tl, wh tl + wl th, wh th
         for (int s = 0; s < S; s++) {
             const uint4 l4 = tab4[(s * 32 + lane) * 2], h4 = tab4[(s * 32 + lane) * 2 + 1];
             const int r4 = 4 * warp + 8 * s + t; // staged rows 16 warp + 32 s + 4t ..
-            uint32_t b[4][4];
-#pragma unroll
-            for (int j = 0; j < 4; j++) {
-                const int c = 8 * j + g;
-                b[j][0] = plane0[r4 * kColWords + c];
-                b[j][1] = plane0[(r4 + 4) * kColWords + c];
-                b[j][2] = plane1[r4 * kColWords + c];
-                b[j][3] = plane1[(r4 + 4) * kColWords + c];
-            }
+            const uint4 b0 = *reinterpret_cast<const uint4 *>(plane0 + r4 * kColWords + 4 * g);
+            const uint4 b1 = *reinterpret_cast<const uint4 *>(plane0 + (r4 + 4) * kColWords + 4 * g);
+            const uint4 b2 = *reinterpret_cast<const uint4 *>(plane1 + r4 * kColWords + 4 * g);
+            const uint4 b3 = *reinterpret_cast<const uint4 *>(plane1 + (r4 + 4) * kColWords + 4 * g);
+            const uint32_t b[4][4] = { { b0.x, b1.x, b2.x, b3.x },
+                                       { b0.y, b1.y, b2.y, b3.y },
+                                       { b0.z, b1.z, b2.z, b3.z },
+                                       { b0.w, b1.w, b2.w, b3.w } };
             const uint32_t al[4] = { l4.x, l4.y, l4.z, l4.w }, ah[4] = { h4.x, h4.y, h4.z, h4.w };
 #pragma unroll
             for (int j = 0; j < 4; j++) {
@@ -471,6 +610,7 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                 mma_u8(s01[j], al, b[j][2], b[j][3]);
             }
         }
+        const int x0 = tx * kColSamples, y0 = ty * kColRows;
 #pragma unroll
         for (int j = 0; j < 4; j++) {
             const int x = x0 + 8 * j + 2 * t;
@@ -497,49 +637,65 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
                 }
             }
         }
-        __syncthreads(); // the next tile's staging rewrites the planes
+        __syncthreads(); // the next staging into this buffer comes after every thread's reads
+        next_tile(tx, ty, dx, dy, p.tiles_x);
+        if (p.buffers == 2) {
+            buf ^= 1;
+        } else if (tile + (int)gridDim.x < p.tiles) {
+            cols_stage(p, tx, ty, P, groups, buffer0);
+            cp_async_commit();
+        }
     }
 }
 
 /* Blocks of a launch of Kernel: every SM full (the blocks loop over the
  * tiles), no more than the tiles; 0 with *err set if the device cannot be
  * asked. */
-template <auto Kernel> unsigned grid_for(size_t shared, int tiles, cudaError_t *err)
+template <auto Kernel> unsigned grid_for(int threads, size_t shared, int tiles, cudaError_t *err)
 {
     int device = 0, sms = 0, major = 0, per_sm = 0;
     *err = cudaGetDevice(&device);
     if (*err == cudaSuccess)
         *err = cf_device_facts(device, &sms, &major);
     if (*err == cudaSuccess)
-        *err = cf_occupancy<Kernel>(device, kThreads, shared, &per_sm);
+        *err = cf_occupancy<Kernel>(device, threads, shared, &per_sm);
     if (*err != cudaSuccess)
         return 0;
     return (unsigned)std::min<long long>(tiles, (long long)sms * std::max(per_sm, 1));
 }
 
-/* Queues the columns pass of one plane: tensor_cols with 3 blocks an SM
- * for vertical radii up to 40, else 2. 4K frames, harness, us (H200,
- * bench/results/2026-12-03-h200-s23-17-tensor.md, call 3): RGBA radius 6
- * 157 against 179, 24 168 against 188, 36 184 against 201; 8K GRAY8
- * radius 36 201 against 213; but 4K GRAY8 radius 96 97 against 85 and
- * RGBA radius 144 402 against 348. */
-template <int MinBlocks>
-cudaError_t cols_launch(const TensorCols &p, const cf_blur_kernel &ky, size_t shared,
-                        cudaStream_t stream)
+/* Queues the columns pass of one plane: two staging buffers where the
+ * device still holds kColMinBlocks blocks an SM with them (radii up to
+ * about 200 on sm_90), else one. */
+cudaError_t cols_launch(TensorCols p, const cf_blur_kernel &ky, cudaStream_t stream)
 {
-    cudaError_t err = cf_blur_cuda::allow_shared<tensor_cols<MinBlocks>>(shared);
+    const int R = ky.size / 2;
+    int device = 0, optin = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+        err = cf_device_shared_optin(device, &optin);
     if (err != cudaSuccess)
         return err;
-    const unsigned grid = grid_for<tensor_cols<MinBlocks>>(shared, p.tiles, &err);
+    p.buffers = 1;
+    if (cols_shared(R, 2) <= (size_t)optin &&
+        cf_blur_cuda::allow_shared<tensor_cols>(cols_shared(R, 2)) == cudaSuccess &&
+        cf_occupancy<tensor_cols>(device, kColThreads, cols_shared(R, 2), &per_sm) == cudaSuccess &&
+        per_sm >= kColMinBlocks)
+        p.buffers = 2;
+    (void)cudaGetLastError(); // a refused attribute or query leaves one buffer, not an error
+    const size_t shared = cols_shared(R, p.buffers);
+    err = cf_blur_cuda::allow_shared<tensor_cols>(shared);
+    if (err != cudaSuccess)
+        return err;
+    const unsigned grid = grid_for<tensor_cols>(kColThreads, shared, p.tiles, &err);
     if (grid == 0)
         return err;
-    return cf_launch(tensor_cols<MinBlocks>, dim3(grid), dim3(kThreads), shared, stream, p, ky);
+    return cf_launch(tensor_cols, dim3(grid), dim3(kColThreads), shared, stream, p, ky);
 }
-constexpr int kColsThreeBlocksMaxR = 40;
 
 template <int C>
 cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *tmp,
-                       size_t tmp_pitch, cudaStream_t stream)
+                       cudaStream_t stream)
 {
     const size_t shared = rows_shared(kx.size / 2);
     cudaError_t err = cf_blur_cuda::allow_shared<tensor_rows<C>>(shared);
@@ -548,8 +704,9 @@ cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *
     TensorRows p = {};
     p.src = pl.src;
     p.src_pitch = pl.src_pitch;
-    p.tmp = static_cast<uint16_t *>(tmp);
-    p.tmp_pitch = tmp_pitch;
+    p.tmp = static_cast<uint32_t *>(tmp);
+    p.positions = scratch_positions(pl.width * C);
+    p.group_words = 2 * (size_t)p.positions;
     p.width = pl.width;
     p.height = pl.height;
     p.border = pl.border;
@@ -561,7 +718,7 @@ cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *
     p.tiles = (int)tiles;
     p.aligned = ((uintptr_t)pl.src | pl.src_pitch) % 4 == 0;
     p.wide = ((uintptr_t)pl.src | pl.src_pitch) % (4 * C) == 0;
-    const unsigned grid = grid_for<tensor_rows<C>>(shared, p.tiles, &err);
+    const unsigned grid = grid_for<tensor_rows<C>>(kThreads, shared, p.tiles, &err);
     if (grid == 0)
         return err;
     return cf_launch(tensor_rows<C>, dim3(grid), dim3(kThreads), shared, stream, p, kx);
@@ -573,7 +730,7 @@ namespace cf_blur_cuda {
 
 size_t tensor_shared(int rx, int ry)
 {
-    return std::max(rows_shared(rx), cols_shared(ry));
+    return std::max(rows_shared(rx), cols_shared(ry, 1));
 }
 
 bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
@@ -611,25 +768,25 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         return cudaErrorNotSupported;
     if ((uintptr_t)tmp % 16 != 0 || tmp_pitch % 16 != 0)
         return cudaErrorInvalidValue;
-    const size_t cshared = cols_shared(ky.size / 2);
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &pl = planes[i];
         if (pl.width < 1 || pl.height < 1)
             continue;
-        // The columns pass reads pairs of intermediates up to the tile's
-        // 32 samples: the scratch rows must hold them (blur_filter.c's hold
-        // 32-bit intermediates).
+        // The scratch plane holds the intermediates as row groups of 2
+        // words a position (header): ceil(height / 4) groups, at most the
+        // (height + 1) rows of tmp_pitch bytes that blur_filter.c reserves
+        // where a row has 4 bytes a position.
         const int samples = pl.width * pl.channels;
-        if ((size_t)(samples + kColSamples) * 2 > tmp_pitch)
+        if ((size_t)scratch_positions(samples) * 4 > tmp_pitch)
             return cudaErrorInvalidValue;
-        err = pl.channels == 1 ? rows_plane<1>(kx, pl, tmp, tmp_pitch, stream)
-              : pl.channels == 2 ? rows_plane<2>(kx, pl, tmp, tmp_pitch, stream)
-                                 : rows_plane<4>(kx, pl, tmp, tmp_pitch, stream);
+        err = pl.channels == 1 ? rows_plane<1>(kx, pl, tmp, stream)
+              : pl.channels == 2 ? rows_plane<2>(kx, pl, tmp, stream)
+                                 : rows_plane<4>(kx, pl, tmp, stream);
         if (err != cudaSuccess)
             return err;
         TensorCols p = {};
-        p.tmp = static_cast<const uint16_t *>(tmp);
-        p.tmp_pitch = tmp_pitch;
+        p.tmp = static_cast<const uint32_t *>(tmp);
+        p.group_words = 2 * (size_t)scratch_positions(samples);
         p.dst = pl.dst;
         p.dst_pitch = pl.dst_pitch;
         p.samples = samples;
@@ -641,8 +798,7 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         if (tiles > INT_MAX)
             return cudaErrorInvalidValue;
         p.tiles = (int)tiles;
-        err = ky.size / 2 <= kColsThreeBlocksMaxR ? cols_launch<3>(p, ky, cshared, stream)
-                                                  : cols_launch<2>(p, ky, cshared, stream);
+        err = cols_launch(p, ky, stream);
         if (err != cudaSuccess)
             return err;
     }
