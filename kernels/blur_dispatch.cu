@@ -69,11 +69,15 @@ namespace {
  *   sigma 5 (radius 15, on its 16) stays there, 0.167 against 0.183, as
  *   do unequal radii the register method runs each on its own (sigma 8
  *   sigma-y 2: 0.128 against 0.181);
+ * - 1-channel frames from radius 24 where the smaller radius is at least
+ *   two thirds of the larger: GRAY8 sigma 8 (radius 24) 0.0554 against
+ *   0.0601, 8K 0.1973 against 0.1983 (session 24, the scratch plane in
+ *   the columns pass's layout: bench/results/2026-12-03-h200-s24-17-
+ *   tensor.md; in session 23 8K was 0.202 against 0.198); sigma 8
+ *   sigma-y 2 stays, 0.034 against 0.053;
  * - 1- and 4-channel frames from radius 25, any smaller radius (the
  *   register method runs radii past 24 both ways on one of 32, 36, 40,
  *   48): GRAY8 radius 30 59 us against 63, radius 48 and 3 55 against 95;
- *   GRAY8 sigma 8 (radius 24) at 4K is 0.055 against 0.060 but at 8K
- *   0.202 against 0.198, so it stays on the register method;
  * - every 8-bit frame from radius 33: NV12 sigma 12 (luma and chroma at
  *   radius 36) 0.098 against 0.111; NV12 sigma 8 stays, 0.081 against
  *   0.090. Further up: GRAY8 sigma 16 0.062 against 0.096, sigma 32 0.085
@@ -90,6 +94,7 @@ struct Row {
 };
 constexpr Row kTable[] = {
     { CF_BLUR_METHOD_TENSOR, 17, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 4 },
+    { CF_BLUR_METHOD_TENSOR, 24, CF_BLUR_MAX_KSIZE / 2, 1, 2, false, 1 },
     { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 4 },
     { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 1 },
     { CF_BLUR_METHOD_TENSOR, 33, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 0 },

@@ -619,16 +619,20 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 8, 8, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA, 49 taps: radius 24
         { 3, 1, 1, 1, 2, CF_BLUR_METHOD_REG },    // radii 9 and 3: vertical on 3
         { 5, 5, 2, 1, 2, CF_BLUR_METHOD_REG },    // radius 15: on 16
-        // 8-bit: the tensor-core method from radius 17 for 4 channels where
-        // the smaller radius is at least 2/3 of the larger, from 25 for 1 or
-        // 4 channels and from 33 for any, whatever the smaller radius.
+        // 8-bit: the tensor-core method from radius 17 for 4 channels and
+        // 24 for 1 where the smaller radius is at least 2/3 of the larger,
+        // from 25 for 1 or 4 channels and from 33 for any, whatever the
+        // smaller radius.
         { 16.0 / 3, 16.0 / 3, 4, 1, 1, CF_BLUR_METHOD_REG }, // RGBA radius 16
         { 17.0 / 3, 17.0 / 3, 4, 1, 1, CF_BLUR_METHOD_TENSOR }, // RGBA radius 17
         { 7, 7, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA radius 21
         { 8, 2, 4, 1, 1, CF_BLUR_METHOD_REG },          // RGBA 24 and 6: under 2/3
         { 8, 6, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA 24 and 18
         { 9, 1, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA 27 and 3
-        { 8, 8, 1, 1, 1, CF_BLUR_METHOD_REG },          // GRAY8 radius 24
+        { 23.0 / 3, 23.0 / 3, 1, 1, 1, CF_BLUR_METHOD_REG }, // GRAY8 radius 23
+        { 8, 8, 1, 1, 1, CF_BLUR_METHOD_TENSOR },       // GRAY8 radius 24
+        { 8, 5.5, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 24 and 17: 2/3
+        { 8, 2, 1, 1, 1, CF_BLUR_METHOD_REG },          // GRAY8 24 and 6: under 2/3
         { 25.0 / 3, 25.0 / 3, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // GRAY8 radius 25
         { 8.5, 1, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 26 and 3
         { 12, 4, 1, 1, 1, CF_BLUR_METHOD_TENSOR },      // GRAY8 36 and 12
