@@ -141,11 +141,13 @@ bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_b
 
 /* Queues the tensor-core method on stream, plane by plane (two launches
  * each), through tmp: device memory of tmp_pitch bytes a row, 16-byte
- * aligned, a multiple of 16, holding 2 bytes a sample of the widest plane
- * plus 64, as many rows as the tallest plane (blur_filter.c's scratch holds
- * that). Returns cudaErrorNotSupported on a device of compute capability
- * below 8.0, cudaErrorInvalidValue for a scratch that does not fit, else
- * the first launch error. */
+ * aligned, a multiple of 16 and at least 4 bytes a sample of the widest
+ * plane rounded up to 32 samples, and one row more than the tallest plane
+ * (blur_filter.c's scratch holds that; the passes keep ceil(height / 4)
+ * groups of 8 bytes a rounded sample in it, which for a plane 1 row high
+ * is 2 rows). Returns cudaErrorNotSupported on a device of compute
+ * capability below 8.0, cudaErrorInvalidValue for a pitch that does not
+ * fit, else the first launch error. */
 cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                        const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
                        cudaStream_t stream);

@@ -74,7 +74,8 @@ namespace {
  *   0.0601, 8K 0.1973 against 0.1983 (session 24, the scratch plane in
  *   the columns pass's layout: bench/results/2026-12-03-h200-s24-17-
  *   tensor.md; in session 23 8K was 0.202 against 0.198); sigma 8
- *   sigma-y 2 stays, 0.034 against 0.053;
+ *   sigma-y 2 stays, 0.034 against 0.053. (The row also takes I420, three
+ *   1-channel planes, which no sweep has measured at this radius);
  * - 1- and 4-channel frames from radius 25, any smaller radius (the
  *   register method runs radii past 24 both ways on one of 32, 36, 40,
  *   48): GRAY8 radius 30 59 us against 63, radius 48 and 3 55 against 95;

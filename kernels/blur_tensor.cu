@@ -52,7 +52,7 @@
  * 8-pixel blocks two products (low and high tap bytes; past the band the
  * table's fragments are zeros). Intermediates go to an out tile in shared
  * memory at their scratch positions, and leave as its row groups' 32-byte
- * chunks, coalesced.
+ * chunks (two 16-byte stores a thread).
  *
  * Columns pass (tensor_cols): a tile is 32 samples of 128 rows; it stages
  * the row groups from P rows above it as two planes of words (the chunks'
@@ -60,7 +60,8 @@
  * one word, and lane g's four (one per 8-sample block) are adjacent.
  * Tiles whose rows all lie inside the plane are plain copies (cp.async,
  * the next tile's while this one's products are made where two buffers
- * fit); the first and last tile rows fold theirs row by row (a constant
+ * fit); tiles with staged rows outside the plane (the first and last
+ * tile rows, more past radius 124) fold theirs row by row (a constant
  * border's rows are border_value << 8). Eight warps, stacked, make 16 rows
  * by 32 samples: per step of 32 staged rows the A fragments of both tap
  * bytes, then four products for each 8-sample block. */
@@ -504,12 +505,14 @@ __device__ __forceinline__ void cols_stage(const TensorCols &p, int tx, int ty, 
     if (y0 - P >= 0 && y0 - P + 4 * groups <= p.height) {
         // A group's 32 positions are 256 contiguous bytes of the scratch
         // plane: 8 chunks of 4 positions, each 16 bytes of low-byte words
-        // then 16 of high-byte ones.
+        // then 16 of high-byte ones. Copy c of a group takes plane c / 8's
+        // half of chunk c % 8, so 8 adjacent threads fill one plane's 128
+        // bytes (all 32 banks), and 16 the group's 256.
         const uint32_t *base = p.tmp + (size_t)((y0 - P) / 4) * p.group_words + 2 * (size_t)x0;
         for (int i = threadIdx.x; i < groups * 16; i += kColThreads) {
             const int r4 = i >> 4, c = i & 15;
-            cp_async16((c & 1 ? plane1 : planes) + r4 * kColWords + 4 * (c >> 1),
-                       base + (size_t)r4 * p.group_words + 4 * c);
+            cp_async16((c & 8 ? plane1 : planes) + r4 * kColWords + 4 * (c & 7),
+                       base + (size_t)r4 * p.group_words + 8 * (c & 7) + 4 * (c >> 3));
         }
         return;
     }
@@ -665,8 +668,8 @@ template <auto Kernel> unsigned grid_for(int threads, size_t shared, int tiles, 
 }
 
 /* Queues the columns pass of one plane: two staging buffers where the
- * device still holds kColMinBlocks blocks an SM with them (radii up to
- * about 200 on sm_90), else one. */
+ * device still holds kColMinBlocks blocks an SM with them (vertical radii
+ * up to 232 on sm_90), else one. */
 cudaError_t cols_launch(TensorCols p, const cf_blur_kernel &ky, cudaStream_t stream)
 {
     const int R = ky.size / 2;

@@ -631,7 +631,8 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 9, 1, 4, 1, 1, CF_BLUR_METHOD_TENSOR },       // RGBA 27 and 3
         { 23.0 / 3, 23.0 / 3, 1, 1, 1, CF_BLUR_METHOD_REG }, // GRAY8 radius 23
         { 8, 8, 1, 1, 1, CF_BLUR_METHOD_TENSOR },       // GRAY8 radius 24
-        { 8, 5.5, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 24 and 17: 2/3
+        { 8, 16.0 / 3, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // GRAY8 24 and 16: 2/3
+        { 8, 5, 1, 1, 1, CF_BLUR_METHOD_REG },          // GRAY8 24 and 15: under
         { 8, 2, 1, 1, 1, CF_BLUR_METHOD_REG },          // GRAY8 24 and 6: under 2/3
         { 25.0 / 3, 25.0 / 3, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // GRAY8 radius 25
         { 8.5, 1, 1, 1, 1, CF_BLUR_METHOD_TENSOR },     // GRAY8 26 and 3
