@@ -680,12 +680,13 @@ cudaError_t cols_launch(TensorCols p, const cf_blur_kernel &ky, cudaStream_t str
     if (err != cudaSuccess)
         return err;
     p.buffers = 1;
-    if (cols_shared(R, 2) <= (size_t)optin &&
-        cf_blur_cuda::allow_shared<tensor_cols>(cols_shared(R, 2)) == cudaSuccess &&
-        cf_occupancy<tensor_cols>(device, kColThreads, cols_shared(R, 2), &per_sm) == cudaSuccess &&
-        per_sm >= kColMinBlocks)
-        p.buffers = 2;
-    (void)cudaGetLastError(); // a refused attribute or query leaves one buffer, not an error
+    if (cols_shared(R, 2) <= (size_t)optin) {
+        if (cf_blur_cuda::allow_shared<tensor_cols>(cols_shared(R, 2)) == cudaSuccess &&
+            cf_occupancy<tensor_cols>(device, kColThreads, cols_shared(R, 2), &per_sm) == cudaSuccess)
+            p.buffers = per_sm >= kColMinBlocks ? 2 : 1;
+        else
+            (void)cudaGetLastError(); // refused: one buffer, and no error left for the next call
+    }
     const size_t shared = cols_shared(R, p.buffers);
     err = cf_blur_cuda::allow_shared<tensor_cols>(shared);
     if (err != cudaSuccess)
