@@ -125,7 +125,7 @@ __host__ __device__ constexpr int taps_bytes(int R)
 }
 /* 16-bit intermediates a row of the rows pass's output tile for C
  * channels: 128 C and a pad that, with the chunks of a row swizzled by
- * its index (out_position), keeps the epilogue's 16-bit stores at most
+ * its index (out_slot), keeps the epilogue's 16-bit stores at most
  * 2-way bank-conflicted for 1 channel and conflict-free for 2 and 4 (found
  * by enumerating the stores' banks for pads 0 .. 60); a multiple of 4, so
  * a chunk of 4 intermediates loads in 8 bytes. */
@@ -133,12 +133,12 @@ __host__ __device__ constexpr int row_out_stride(int C)
 {
     return kRowPixels * C + (C == 1 ? 8 : C == 2 ? 32 : 16);
 }
-/* Bytes of that tile, 32 / C rows, for any C. */
-constexpr int kRowOutBytes =
-    kRowMatrixRows / 2 * row_out_stride(2) * 2 > kRowMatrixRows * row_out_stride(1) * 2
-        ? kRowMatrixRows / 2 * row_out_stride(2) * 2
-        : kRowMatrixRows * row_out_stride(1) * 2;
-static_assert(kRowOutBytes >= kRowMatrixRows / 4 * row_out_stride(4) * 2, "rows out tile");
+/* Bytes of that tile, 32 / C rows, for C channels and for any C. */
+__host__ __device__ constexpr int row_out_bytes(int C)
+{
+    return kRowMatrixRows / C * row_out_stride(C) * 2;
+}
+constexpr int kRowOutBytes = std::max({ row_out_bytes(1), row_out_bytes(2), row_out_bytes(4) });
 
 /* The scratch plane in the columns pass's layout (see the header): the
  * position of sample s of a row group, a permutation within each aligned
@@ -148,18 +148,23 @@ __host__ __device__ constexpr int scratch_position(int s)
 {
     return (s & ~31) | 4 * (s & 7) | (s & 31) >> 3;
 }
-/* Where the rows pass's output tile keeps sample s (0 .. 128 C - 1) of
- * tile row r: its scratch position, the 4-position chunk within the
- * 32-block swizzled by r & 3 (bank conflicts, row_out_stride). */
-__host__ __device__ constexpr int out_position(int s, int r)
+/* Where the rows pass's output tile keeps position pos of tile row r: the
+ * 4-position chunk within its 32-block swizzled by r & 3 (bank conflicts,
+ * row_out_stride). */
+__host__ __device__ constexpr int out_slot(int pos, int r)
 {
-    return scratch_position(s) ^ 4 * (r & 3);
+    return pos ^ 4 * (r & 3);
 }
 /* Positions of a scratch row group for `samples` samples: a multiple of
- * 32 (a columns tile's width). */
+ * 32 (a columns tile's width); and the words from one row group to the
+ * next, 2 a position. */
 __host__ __device__ constexpr int scratch_positions(int samples)
 {
     return (samples + kColSamples - 1) / kColSamples * kColSamples;
+}
+__host__ __device__ constexpr size_t scratch_group_words(int positions)
+{
+    return 2 * (size_t)positions;
 }
 __host__ __device__ constexpr size_t rows_shared(int R)
 {
@@ -275,7 +280,6 @@ struct TensorRows {
     const uint8_t *src;
     size_t src_pitch;
     uint32_t *tmp;       // the scratch plane's row groups (header)
-    size_t group_words;  // words from one row group to the next: 2 positions
     int positions;       // scratch_positions(width * C)
     int width, height, border;
     uint32_t border_value;
@@ -415,7 +419,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
         }
         // The intermediate of matrix row m (tile row m / C, channel m % C)
         // and pixel n, tile sample n C + m % C, goes to the out tile at its
-        // out_position.
+        // scratch position (in the slot out_slot gives it).
         constexpr int OS = row_out_stride(C);
 #pragma unroll
         for (int j = 0; j < 4; j++)
@@ -426,7 +430,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
                     const int m = 16 * wy + g + 8 * h, n = 32 * wx + 8 * j + 2 * t + e, r = m / C;
                     const uint32_t v =
                         ((uint32_t)hi[j][2 * h + e] * 256u + (uint32_t)lo[j][2 * h + e] + 128u) >> 8;
-                    out[r * OS + out_position(n * C + m % C, r)] = (uint16_t)v;
+                    out[r * OS + out_slot(scratch_position(n * C + m % C), r)] = (uint16_t)v;
                 }
         __syncthreads();
         // Out: a thread a chunk of 4 positions of one row group (of the
@@ -443,7 +447,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
                 for (int r = 0; r < 4; r++) {
                     const int tr = 4 * gl + r;
                     const uint2 u = *reinterpret_cast<const uint2 *>(
-                        out + tr * OS + ((4 * k4) ^ 4 * (tr & 3)));
+                        out + tr * OS + out_slot(4 * k4, tr));
                     q[r][0] = u.x, q[r][1] = u.y;
                 }
                 const uint32_t q01[4] = { q[0][0], q[1][0], q[2][0], q[3][0] };
@@ -451,7 +455,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
                 uint2 lo01, hi01, lo23, hi23;
                 byte_plane_pair(q01, lo01, hi01);
                 byte_plane_pair(q23, lo23, hi23);
-                uint4 *d = reinterpret_cast<uint4 *>(p.tmp + (size_t)G * p.group_words + 2 * (size_t)pos);
+                uint4 *d = reinterpret_cast<uint4 *>(p.tmp + G * scratch_group_words(p.positions) + 2 * (size_t)pos);
                 d[0] = make_uint4(lo01.x, lo01.y, lo23.x, lo23.y);
                 d[1] = make_uint4(hi01.x, hi01.y, hi23.x, hi23.y);
             }
@@ -710,7 +714,6 @@ cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *
     p.src_pitch = pl.src_pitch;
     p.tmp = static_cast<uint32_t *>(tmp);
     p.positions = scratch_positions(pl.width * C);
-    p.group_words = 2 * (size_t)p.positions;
     p.width = pl.width;
     p.height = pl.height;
     p.border = pl.border;
@@ -790,7 +793,7 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
             return err;
         TensorCols p = {};
         p.tmp = static_cast<const uint32_t *>(tmp);
-        p.group_words = 2 * (size_t)scratch_positions(samples);
+        p.group_words = scratch_group_words(scratch_positions(samples));
         p.dst = pl.dst;
         p.dst_pitch = pl.dst_pitch;
         p.samples = samples;
