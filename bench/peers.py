@@ -6,9 +6,11 @@ L2, warm-up, stream hold, medians).
 
 A cupyx case costs about 2.5 s on the H200 host, most of it NVRTC compiling
 the filter's kernels for each new size (the host keeps no kernel cache
-between calls): the whole sweep takes about 3 minutes. PEERS_SIGMAS (say
-"8,16,32,64") and PEERS_CASES (say "GRAY8,NV12", names as the rows print
-them, before any space) pick a part of it."""
+between calls): the whole sweep (100 cases) takes about 4 minutes.
+PEERS_SIGMAS (say "8,16,32,64"), PEERS_UNEQUAL (pairs sigma/sigma-y as
+cf-bench names them, say "3/1,32/8"; "-" for none) and PEERS_CASES (say
+"GRAY8,NV12", names as the rows print them, before any space) pick a part
+of it."""
 import os
 import time
 
@@ -17,6 +19,10 @@ import numpy as np
 W, H, REPS = 3840, 2160, 50
 SIGMAS = tuple(float(x) for x in os.environ.get("PEERS_SIGMAS", "").split(",") if x) or (
     0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64)
+# cf-bench's unequal cases (horizontal sigma, vertical sigma-y).
+UNEQUAL = tuple(tuple(float(v) for v in x.split("/")) for x in
+                os.environ.get("PEERS_UNEQUAL", "3/1,8/2,2/8,32/8,64/16").split(",")
+                if x and x != "-")
 CASES = [x for x in os.environ.get("PEERS_CASES", "").split(",") if x]
 
 
@@ -131,19 +137,22 @@ def cupy_rows():
     def blur(x, s, truncate):
         return ndi.gaussian_filter(x, s, mode="mirror", truncate=truncate)
 
-    for sigma in SIGMAS:
-        cases = [("GRAY8", lambda i: blur(gray[i], sigma, 3.0), len(gray)),
-                 ("RGBA", lambda i: blur(rgba[i], (sigma, sigma, 0), 3.0), len(rgba)),
-                 ("NV12 (Y, then UV)", lambda i: (blur(nv12[i][0], sigma, 3.0),
-                                                  blur(nv12[i][1], (sigma, sigma, 0), 3.0)),
+    # (sigma, sigma-y): cupyx takes a sigma per axis, rows (y) first.
+    for sx, sy in [(s, s) for s in SIGMAS] + list(UNEQUAL):
+        yx = (sy, sx)
+        cases = [("GRAY8", lambda i: blur(gray[i], yx, 3.0), len(gray)),
+                 ("RGBA", lambda i: blur(rgba[i], yx + (0,), 3.0), len(rgba)),
+                 ("NV12 (Y, then UV)", lambda i: (blur(nv12[i][0], yx, 3.0),
+                                                  blur(nv12[i][1], yx + (0,), 3.0)),
                   len(nv12)),
-                 ("P010 luma (uint16)", lambda i: blur(gray16[i], sigma, 4.0), len(gray16)),
-                 ("GRAY8 7680x4320", lambda i: blur(gray8k[i], sigma, 3.0), len(gray8k))]
+                 ("P010 luma (uint16)", lambda i: blur(gray16[i], yx, 4.0), len(gray16)),
+                 ("GRAY8 7680x4320", lambda i: blur(gray8k[i], yx, 3.0), len(gray8k))]
+        label = f"sigma {sx:g}" + ("" if sy == sx else f" sigma-y {sy:g}")
         for name, fn, n_frames in cases:
             if CASES and name.split(" ")[0] not in CASES:
                 continue
             ms, note = gpu_median(fn, n_frames)
-            print(f"| cupyx gaussian_filter sigma {sigma} {name}{note} | {ms:8.4f} |", flush=True)
+            print(f"| cupyx gaussian_filter {label} {name}{note} | {ms:8.4f} |", flush=True)
 
 
 def opencv_rows():
