@@ -10,7 +10,12 @@
 GST_DEBUG_CATEGORY (gst_cf_debug);
 
 /* Rank NONE: these elements are asked for by name, never autoplugged.
- * Registration touches no CUDA function, so it is safe without a GPU. */
+ * Registration touches no CUDA function, so it is safe without a GPU.
+ * The transfers go under two names each: cudaupload and cudadownload, which
+ * gst-plugins-bad's nvcodec also registers (the registry keeps one feature a
+ * name: whichever plugin registered it last, so a pipeline's first
+ * "cudaupload" can be nvcodec's and a later one ours), and cfcudaupload and
+ * cfcudadownload, which always name ours. */
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
@@ -18,6 +23,10 @@ plugin_init (GstPlugin * plugin)
   return gst_element_register (plugin, "cudaupload", GST_RANK_NONE,
       gst_cf_cuda_upload_get_type ())
       && gst_element_register (plugin, "cudadownload", GST_RANK_NONE,
+      gst_cf_cuda_download_get_type ())
+      && gst_element_register (plugin, "cfcudaupload", GST_RANK_NONE,
+      gst_cf_cuda_upload_get_type ())
+      && gst_element_register (plugin, "cfcudadownload", GST_RANK_NONE,
       gst_cf_cuda_download_get_type ())
       && gst_cf_filters_register (plugin);
 }

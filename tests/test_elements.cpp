@@ -164,6 +164,18 @@ TEST_F(Elements, AllFactoriesExist)
         std::printf("%s is from plugin %s\n", name, plugin.c_str());
         gst_object_unref(f);
     }
+    // The cf names always give ours, whatever nvcodec registered.
+    for (const char *name : { "cfcudaupload", "cfcudadownload" }) {
+        GstElementFactory *f = gst_element_factory_find(name);
+        ASSERT_NE(f, nullptr) << name;
+        EXPECT_STREQ(gst_plugin_feature_get_plugin_name(GST_PLUGIN_FEATURE(f)), "cudafilters") << name;
+        GstElement *e = gst_element_factory_create(f, nullptr);
+        ASSERT_NE(e, nullptr) << name;
+        EXPECT_STREQ(G_OBJECT_TYPE_NAME(e), g_str_has_suffix(name, "upload") ? "GstCfCudaUpload"
+                                                                            : "GstCfCudaDownload");
+        gst_object_unref(e);
+        gst_object_unref(f);
+    }
 }
 
 TEST_F(Elements, GrayStridedRgbaMatchesReference)

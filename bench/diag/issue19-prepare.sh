@@ -28,15 +28,16 @@ cp $b/plugins/libgstcudafilters.so .dev-19g/build/plugins/
 cp $b/tests/test-kernels-gpu $b/tests/test-elements .dev-19g/build/tests/
 strip .dev-19c/build/tools/* .dev-19g/build/plugins/* .dev-19g/build/tests/*
 
-# 8 different clips: 1080p30, 240 frames, yuv420p H.264 (NVDEC decodes
-# it), sources that compress well (1.3 MB in all: the layout has about
-# 2 MB to spare); the run links each several times for more work.
+# 8 different clips: 1080p30, 900 frames (30 s: long enough that a file's
+# process start, about 0.5 s, is not most of its time), yuv420p H.264
+# (NVDEC decodes it), from sources that compress well (1.5 MB in all: the
+# layout has about 2 MB to spare); the run links each under several names.
 i=0
-for src in testsrc2 testsrc smptehdbars=s=1920x1080 gradients=s=1920x1080:speed=0.02 rgbtestsrc \
-           yuvtestsrc pal75bars=s=1920x1080 sierpinski=s=1920x1080; do
+for src in testsrc smptehdbars=s=1920x1080 gradients=s=1920x1080:speed=0.01 rgbtestsrc yuvtestsrc \
+           pal75bars=s=1920x1080 smptebars=s=1920x1080 gradients=s=1920x1080:speed=0.01:seed=7:n=5; do
     f=.dev-19c/data/clip$i.mp4
-    [ -f $f ] || ffmpeg -v error -y -f lavfi -i "$src" -t 8 -r 30 -vf "scale=1920:1080,format=yuv420p" \
-        -c:v libx264 -preset veryfast -crf 40 $f
+    [ -f $f ] || ffmpeg -v error -y -f lavfi -i "$src" -t 30 -r 30 -vf "scale=1920:1080,format=yuv420p" \
+        -c:v libx264 -preset veryfast -crf 42 $f
     i=$((i + 1))
 done
 cp .dev-19c/data/clip0.mp4 .dev-19g/data/

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Issue 19, call 1 of 2 on the nvidia-h200-x2 machine kind: the command-line
 # tool's batch over 8 different 1080p H.264 clips (NVDEC), each linked
-# under REPEAT (4) names, 32 files of 240 frames, once on GPU 0 alone and
-# once with --devices all, in the same call:
+# under REPEAT (2) names, 16 files of 900 frames, once on GPU 0 alone and
+# once with --devices all, in the same call (then, for reference, GPU 0
+# alone with twice the files at a time, as many as the all-GPU batch ran
+# on two):
 #   - which GPU each file ran on (the per-file JSON's filter_device) and how
 #     busy each GPU was (nvidia-smi sampled every 200 ms during each batch);
 #   - every output complete (frames_out = frames_in) and bit-identical to
@@ -29,7 +31,7 @@ R=/tmp/cf19-rt-$(cksum < $D/rt/lib.tar.xz | cut -d' ' -f1)
 [ -d $R/lib ] || { mkdir -p $R && tar -C $R -xJf $D/rt/lib.tar.xz; }
 export LD_LIBRARY_PATH=$D/build/core:$R/lib
 T=$D/build/tools/cudafilters
-VF=${VF:-gray,blur=sigma=2,scale=w=960:h=540} JOBS=${JOBS:-2} REPEAT=${REPEAT:-4}
+VF=${VF:-gray,blur=sigma=2,scale=w=960:h=540} JOBS=${JOBS:-2} REPEAT=${REPEAT:-2}
 nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
 NGPU=$(nvidia-smi -L | grep -c '^GPU')
 [ "$NGPU" -ge 2 ] || echo "ONE GPU ($NGPU): --devices all is GPU 0 alone here; the ratio below is not issue 19's"
@@ -44,7 +46,8 @@ for f in $D/data/clip*.mp4; do
 done
 echo "$(ls $W/in | wc -l) input files"
 
-# Runs one batch into $W/$1 with nvidia-smi sampling beside it.
+# Runs one batch into $W/$1 (BJOBS= files at a time on each GPU, else
+# JOBS) with nvidia-smi sampling beside it.
 batch() {
     local name=$1; shift
     nvidia-smi --query-gpu=timestamp,index,utilization.gpu,utilization.decoder,memory.used \
@@ -52,7 +55,7 @@ batch() {
     local smi=$!
     local t=$SECONDS
     timeout 300 $T batch $W/in/*.mp4 --out-dir $W/$name --vf "$VF" --codec rawvideo --ext nut \
-        --jobs $JOBS --json --quiet "$@" > $OUT/batch-$name.json
+        --jobs ${BJOBS:-$JOBS} --json --quiet "$@" > $OUT/batch-$name.json
     echo "[batch $name exit $?, $((SECONDS - t)) s wall]"
     kill $smi 2>/dev/null; wait $smi 2>/dev/null
     python3 - $OUT/batch-$name.json $OUT/smi-$name.csv <<'PY'
@@ -84,6 +87,9 @@ stamp "batch on GPU 0 alone: --devices 0 --jobs $JOBS"
 batch one --devices 0 | tee $W/one.txt
 stamp "batch on every GPU: --devices all --jobs $JOBS (each GPU $JOBS files at a time)"
 batch all --devices all | tee $W/all.txt
+stamp "for reference: GPU 0 alone, --jobs $((2 * JOBS)) (as many files at a time as the batch above on two GPUs)"
+BJOBS=$((2 * JOBS)) batch wide --devices 0 | tee $W/wide.txt
+rm -rf $W/wide
 stamp "outputs of the two batches, file by file"
 same=0; n=0
 for f in $W/one/*.nut; do
@@ -92,7 +98,8 @@ for f in $W/one/*.nut; do
 done
 echo "$same of $n outputs identical between the one-GPU and the all-GPU batch ($(ls $W/all | wc -l) in the second)"
 du -sh $W/one
-one=$(sed -n 's/^FPS //p' $W/one.txt); all=$(sed -n 's/^FPS //p' $W/all.txt)
+one=$(sed -n 's/^FPS //p' $W/one.txt); all=$(sed -n 's/^FPS //p' $W/all.txt); wide=$(sed -n 's/^FPS //p' $W/wide.txt)
+echo "frames/s: GPU 0 alone with --jobs $((2 * JOBS)): $wide"
 python3 -c "import sys; print(f'frames/s: GPU 0 alone {float(sys.argv[1]):.1f}, all {sys.argv[3]} GPUs {float(sys.argv[2]):.1f}: {float(sys.argv[2]) / float(sys.argv[1]):.2f}x (target >= 1.8x on two)')" "$one" "$all" "$NGPU"
 rm -rf $W
 stamp done

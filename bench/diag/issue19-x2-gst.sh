@@ -2,8 +2,10 @@
 # Issue 19, call 2 of 2 on the nvidia-h200-x2 machine kind: GStreamer and
 # the GPU tests on the second GPU.
 #   - One gst-launch-1.0 process, two pipelines (two unlinked branches of
-#     one description), each nvh264dec ! cudaupload ! cudagray ! cudablur !
-#     cudadownload on the GPU its cuda-device-id names (A on 0, B on 1):
+#     one description), each nvh264dec ! cfcudaupload ! cudagray ! cudablur
+#     ! cfcudadownload on the GPU its cuda-device-id names (A on 0, B on 1;
+#     the cf names, since with nvcodec loaded "cudaupload" can name its
+#     element, as session 25's one-GPU try showed):
 #     the elements' INFO messages ("cudafilters path: GPU, CUDA device N"),
 #     the memory each GPU gained (nvidia-smi every 100 ms; the sinks sync
 #     to the clock, so the run lasts the clip's 8 s), and both outputs
@@ -31,11 +33,21 @@ W=/tmp/cf19g; rm -rf $W; mkdir -p $W
 gst-inspect-1.0 nvh264dec > /dev/null 2>&1 && echo "nvh264dec: registered" || echo "nvh264dec: MISSING"
 gst-inspect-1.0 cudablur | grep -E "^  (cuda-device-id|sigma) " | head
 
-# One branch: clip -> NVDEC on GPU $1 -> our elements on GPU $1 -> $2.
+# nvcodec (1.22) registers one H.264 decoder per GPU, its cuda-device-id
+# read-only: nvh264dec on the first, nvh264device<N>dec on GPU N.
+gst-inspect-1.0 nvcodec 2>/dev/null | grep -oE "nvh264(device[0-9]+)?dec" | sort -u | tr '\n' ' '; echo
+decoder() {
+    if [ "$1" != 0 ] && gst-inspect-1.0 nvh264device$1dec > /dev/null 2>&1; then echo nvh264device$1dec
+    else echo nvh264dec; fi
+}
+# One branch: clip -> NVDEC on GPU $1 -> our elements on GPU $1 -> $2
+# (elements named after the branch, so -v's caps lines say whose each is).
 branch() {
-    echo "filesrc location=$D/data/clip0.mp4 ! qtdemux ! h264parse ! nvh264dec cuda-device-id=$1 !" \
-         "cudaupload cuda-device-id=$1 ! cudagray cuda-device-id=$1 ! cudablur sigma=2 cuda-device-id=$1 !" \
-         "cudadownload cuda-device-id=$1 ! video/x-raw,format=GRAY8 ! filesink sync=true location=$2"
+    local n=$(basename $2 .gray)
+    echo "filesrc location=$D/data/clip0.mp4 ! qtdemux ! h264parse ! $(decoder $1) name=dec-$n !" \
+         "cfcudaupload name=up-$n cuda-device-id=$1 ! cudagray name=gray-$n cuda-device-id=$1 !" \
+         "cudablur name=blur-$n sigma=2 cuda-device-id=$1 ! cfcudadownload name=down-$n cuda-device-id=$1 !" \
+         "video/x-raw,format=GRAY8 ! filesink sync=true location=$2"
 }
 # Runs "$@" as one gst-launch-1.0 process with nvidia-smi sampling beside it.
 run() {
@@ -44,10 +56,15 @@ run() {
         > $L/smi-$name.csv 2>&1 &
     local smi=$!
     sleep 0.5
-    timeout 60 gst-launch-1.0 $(branch $1 $W/$name-a.gray) $(branch $2 $W/$name-b.gray) > $L/gst-$name.log 2>&1
+    echo "    gst-launch-1.0 -v $(branch $1 $W/$name-a.gray) $(branch $2 $W/$name-b.gray)" | sed "s|$D|\$D|g; s|$W|\$W|g"
+    timeout 60 gst-launch-1.0 -v $(branch $1 $W/$name-a.gray) $(branch $2 $W/$name-b.gray) > $L/gst-$name.log 2>&1
     echo "[$name: gst-launch-1.0 exit $?]"
     sleep 0.5; kill $smi 2>/dev/null; wait $smi 2>/dev/null
-    grep -E "cudafilters path|ERROR|WARNING|Execution ended" $L/gst-$name.log | sed 's/^/    /' | head -20
+    # The element classes (ours: GstCf*), then our elements' INFO messages.
+    grep -oE "/Gst[A-Za-z0-9]+:(dec|up|gray|blur|down)-$name-[ab]" $L/gst-$name.log | sort -u | sed 's/^/    /'
+    grep -E -B1 "cudafilters path" $L/gst-$name.log | grep -oE "(up|gray|blur|down)-$name-[ab]:|cudafilters path.*" \
+        | paste -d' ' - - | sed 's/^/    /'
+    grep -E "ERROR|WARNING|CRITICAL|Execution ended" $L/gst-$name.log | sed 's/^/    /' | head -8
     python3 - $L/smi-$name.csv <<'PY'
 import collections, sys
 mem = collections.defaultdict(list)
