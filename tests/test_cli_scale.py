@@ -214,6 +214,20 @@ class ExistingOutputs(Case):
         self.assertEqual(json.loads(out)["skipped"], 0)
         self.assertEqual(frame_count(os.path.join(d, "a.mp4")), 10)
 
+    def test_an_output_that_is_a_directory_is_refused_before_any_work(self):
+        # --overwrite could never rename over it: refused up front, the
+        # directory and what it holds left alone, no temporary file.
+        d = os.path.join(self.dir, "d.mp4")
+        os.makedirs(d)
+        keep = os.path.join(d, "keep")
+        self.write_placeholder(keep)
+        for extra in ((), ("--overwrite",)):
+            rc, out, err = self.tool("transcode", self.src("a.mp4"), d, "--quiet", *extra)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("the output %s is a directory" % d, err)
+            self.assertEqual(os.listdir(d), ["keep"])
+            self.assert_no_parts(self.dir)
+
 
 class Shards(Case):
     def test_shards_cover_the_list_exactly_once_in_any_order(self):

@@ -79,6 +79,26 @@ TEST(FilterString, OutOfRangeIsSaidSo)
     EXPECT_EQ(m.find("not a number"), std::string::npos) << m;
 }
 
+TEST(FilterString, ValuesJustPastABoundPrintAsGiven)
+{
+    // "%g" would print both as the bound they miss ("sigma=128 is out of
+    // range [0.01, 128]").
+    std::string m = refusal("blur=sigma=128.0000001");
+    EXPECT_NE(m.find("sigma=128.0000001 is out of range [0.01, 128]"), std::string::npos) << m;
+    m = refusal("blur=sigma=0.00999999");
+    EXPECT_NE(m.find("sigma=0.00999999 is out of range [0.01, 128]"), std::string::npos) << m;
+    m = refusal("blur=kernel-size=3.5");
+    EXPECT_NE(m.find("kernel-size=3.5 must be a whole number"), std::string::npos) << m;
+}
+
+TEST(FilterString, EmptyValueNamesItsOption)
+{
+    std::string m = refusal("blur=sigma=");
+    EXPECT_NE(m.find("empty option value for 'sigma' at character 6"), std::string::npos) << m;
+    m = refusal("blur=2:");
+    EXPECT_NE(m.find("empty option value at character"), std::string::npos) << m;
+}
+
 TEST(FilterString, RefusesHexPlusAndOtherNonDecimals)
 {
     for (const char *value : { "0x10", "0x1p1", "+2", "inf", "nan", "2.5.1" }) {

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include <sys/stat.h>
+
 #include <glib/gstdio.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/pixdesc.h>
@@ -500,6 +502,11 @@ static int check_paths(cli_job *job)
         return cli_fail(&job->err, AVERROR_INVALIDDATA, "empty file");
     if (g_stat(job->out_path, &out_st) == 0 && cli_same_file(&in_st, &out_st))
         return cli_fail(&job->err, AVERROR(EINVAL), "the output %s is the input file",
+                        job->out_path);
+    /* Refused before any work, --overwrite or not: the rename at the end
+     * could never replace a directory. */
+    if (g_stat(job->out_path, &out_st) == 0 && S_ISDIR(out_st.st_mode))
+        return cli_fail(&job->err, AVERROR(EISDIR), "the output %s is a directory",
                         job->out_path);
     return 0;
 }
