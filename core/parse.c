@@ -69,9 +69,9 @@ static cf_status parse_option(const char *base, cf_filter *f, token opt, int *ne
         key = trim(base, opt.start, eq);
         value = trim(base, opt.start + eq + 1, opt.len - eq - 1);
     }
-    if (value.len == 0 && key.start && key.len > 0)
+    if (value.len == 0 && key.start && key.len > 0) /* where the value would start */
         return cf_set_error(CF_ERROR_PARSE, "%s: empty option value for '%.*s' at character %zu",
-                            desc->name, (int)key.len, key.start, opt.pos + 1);
+                            desc->name, (int)key.len, key.start, opt.pos + eq + 2);
     if (value.len == 0)
         return cf_set_error(CF_ERROR_PARSE, "%s: empty option value at character %zu", desc->name,
                             opt.pos + 1);

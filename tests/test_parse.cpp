@@ -94,7 +94,7 @@ TEST(FilterString, ValuesJustPastABoundPrintAsGiven)
 TEST(FilterString, EmptyValueNamesItsOption)
 {
     std::string m = refusal("blur=sigma=");
-    EXPECT_NE(m.find("empty option value for 'sigma' at character 6"), std::string::npos) << m;
+    EXPECT_NE(m.find("empty option value for 'sigma' at character 12"), std::string::npos) << m;
     m = refusal("blur=2:");
     EXPECT_NE(m.find("empty option value at character"), std::string::npos) << m;
 }
