@@ -1208,7 +1208,7 @@ TEST_F(Elements, ASourceRendersIntoThePinnedPoolWeOffer)
     GError *error = nullptr;
     GstElement *p = gst_parse_launch(
         "videotestsrc num-buffers=20 ! video/x-raw,format=RGBA,width=320,height=240 ! "
-        "cudaupload name=up ! fakesink sync=false",
+        "cfcudaupload name=up ! fakesink sync=false", // ours, whichever "cudaupload" is
         &error);
     ASSERT_NE(p, nullptr) << error->message;
     GstElement *up = gst_bin_get_by_name(GST_BIN(p), "up");
