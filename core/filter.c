@@ -1,5 +1,4 @@
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,19 +152,6 @@ static int enum_count(const cf_param_desc *p)
     return n;
 }
 
-/* The shortest %g form of v that reads back as v (up to 17 digits), so a
- * value just past a bound never prints as the bound itself: 128.0000001,
- * not 128 (which "%g" gives), in "sigma=... is out of range [0.01, 128]". */
-static const char *exact_g(char buf[32], double v)
-{
-    for (int digits = 6; digits <= 17; digits++) {
-        snprintf(buf, 32, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
-    return buf;
-}
-
 cf_status cf_filter_set_double(cf_filter *filter, const char *param, double value)
 {
     int i = -1;
@@ -173,13 +159,14 @@ cf_status cf_filter_set_double(cf_filter *filter, const char *param, double valu
     const cf_param_desc *p = &filter->desc->params[i];
     const char *f = filter->desc->name;
     double max = p->type == CF_PARAM_ENUM ? enum_count(p) - 1 : p->max;
-    char v[32], lo[32], hi[32];
+    char v[CF_NUMBER_CHARS], lo[CF_NUMBER_CHARS], hi[CF_NUMBER_CHARS];
     if (isnan(value) || value < p->min || value > max)
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%s is out of range [%s, %s]", f,
-                            p->name, exact_g(v, value), exact_g(lo, p->min), exact_g(hi, max));
+                            p->name, cf_format_number(v, value), cf_format_number(lo, p->min),
+                            cf_format_number(hi, max));
     if (p->type != CF_PARAM_DOUBLE && value != floor(value))
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%s must be a whole number", f,
-                            p->name, exact_g(v, value));
+                            p->name, cf_format_number(v, value));
     if (filter->desc->impl->check_param)
         CF_TRY(filter->desc->impl->check_param(i, value));
     value = value == 0 ? 0 : value; /* -0 is stored as 0 */
@@ -222,14 +209,14 @@ cf_status cf_filter_set_string(cf_filter *filter, const char *param, const char 
                             p->name, value, list);
     }
     double v = 0;
-    char lo[32], hi[32];
+    char lo[CF_NUMBER_CHARS], hi[CF_NUMBER_CHARS];
     switch (cf_parse_number(value, &v)) {
     case CF_NUMBER_OK:
         return cf_filter_set_double(filter, param, v);
     case CF_NUMBER_OUT_OF_RANGE:
         return cf_set_error(CF_ERROR_INVALID_ARGUMENT, "%s: %s=%s is out of range [%s, %s]",
-                            filter->desc->name, p->name, value, exact_g(lo, p->min),
-                            exact_g(hi, p->max));
+                            filter->desc->name, p->name, value, cf_format_number(lo, p->min),
+                            cf_format_number(hi, p->max));
     case CF_NUMBER_NO_MEMORY:
         return cf_set_error(CF_ERROR_OUT_OF_MEMORY, "%s: %s: out of memory", filter->desc->name,
                             p->name);

@@ -27,6 +27,12 @@ typedef enum cf_number_result {
  * CF_NUMBER_OK stores the value in *value (-0 as 0; an underflow such as
  * 1e-400 as its nearest double). Sets no error message. Thread-safe. */
 cf_number_result cf_parse_number(const char *text, double *value);
+/* Writes v into buf as the first "%g" form, from 6 significant digits up
+ * to 17, that reads back as v (so 128.0000001 never prints as 128), in the
+ * "C" locale whatever the application's; returns buf ("?" when that locale
+ * cannot be made). Thread-safe. */
+#define CF_NUMBER_CHARS 32 /* bytes: "-1.2345678901234567e-308" and its NUL fit */
+const char *cf_format_number(char buf[CF_NUMBER_CHARS], double v);
 
 /* Every CUDA runtime call goes through CF_CUDA_CHECK: on failure it records
  * the call, the error name and where, maps the error to a cf_status and

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal.h"
@@ -70,4 +71,26 @@ cf_number_result cf_parse_number(const char *text, double *value)
         return CF_NUMBER_OUT_OF_RANGE;
     *value = v == 0 ? 0 : v;
     return CF_NUMBER_OK;
+}
+
+/* The first %g form of v, from 6 significant digits up to 17, that reads
+ * back as v, in the "C" locale as cf_parse_number reads: a value just past
+ * a bound never prints as the bound (128.0000001, where "%g" gives 128).
+ * Not always the shortest form (1e-320 prints as 9.99989e-321). Returns
+ * buf; "?" if the locale cannot be made. */
+const char *cf_format_number(char buf[CF_NUMBER_CHARS], double v)
+{
+    pthread_once(&c_numeric_once, make_c_numeric);
+    if (c_numeric == (locale_t)0) {
+        snprintf(buf, CF_NUMBER_CHARS, "?");
+        return buf;
+    }
+    locale_t previous = uselocale(c_numeric);
+    for (int digits = 6; digits <= 17; digits++) {
+        snprintf(buf, CF_NUMBER_CHARS, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    uselocale(previous);
+    return buf;
 }

@@ -220,7 +220,7 @@ const cf_filter_desc cf_filter_blur = {
     "their own; NV12/I420 chroma is blurred at its own plane size with the same sigma "
     "in chroma pixels), in integer fixed point: the CPU and CUDA results are "
     "bit-identical, and for 8-bit samples within 1 of OpenCV GaussianBlur with the same "
-    "sigma, size and border (16-bit ones: taps in Q16, so of the order of taps / 2^17 of the "
+    "sigma, size and border (16-bit ones: taps in Q16, so at most about taps / 2^17 of the "
     "sample range from the exact Gaussian). Kernels up to 1025 taps.",
     blur_params,
     (int)(sizeof blur_params / sizeof blur_params[0]),

@@ -221,12 +221,19 @@ class ExistingOutputs(Case):
         os.makedirs(d)
         keep = os.path.join(d, "keep")
         self.write_placeholder(keep)
-        for extra in ((), ("--overwrite",)):
+        for extra in ((), ("--overwrite",), ("--skip-existing",)):
             rc, out, err = self.tool("transcode", self.src("a.mp4"), d, "--quiet", *extra)
-            self.assertEqual(rc, 1, err)
+            self.assertEqual(rc, 1, (extra, err))
             self.assertIn("the output %s is a directory" % d, err)
             self.assertEqual(os.listdir(d), ["keep"])
             self.assert_no_parts(self.dir)
+        # A batch whose output name is a directory: that file fails, not skipped.
+        os.makedirs(os.path.join(self.out, "a.mp4"))
+        rc, out, err = self.batch("--skip-existing", "--json", self.src("a.mp4"), self.src("b.mp4"))
+        self.assertEqual(rc, 1, err)
+        by = {os.path.basename(f["input"]): f for f in json.loads(out)["files"]}
+        self.assertEqual((by["a.mp4"]["ok"], by["a.mp4"]["skipped"]), (False, False))
+        self.assertEqual(by["b.mp4"]["frames_out"], 10)
 
 
 class Shards(Case):

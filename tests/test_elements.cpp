@@ -948,9 +948,9 @@ TEST_F(Elements, CudaDeviceIdPicksTheGpu)
         GTEST_SKIP() << "needs two GPUs (this machine has " << n << ")";
     for (int dev = 0; dev < 2; dev++) {
         std::string launch = "videotestsrc num-buffers=3 ! video/x-raw,format=RGBA,width=64,height=48 ! "
-                             "cudaupload cuda-device-id=" + std::to_string(dev) +
+                             "cfcudaupload cuda-device-id=" + std::to_string(dev) +
                              " ! cudagray cuda-device-id=" + std::to_string(dev) +
-                             " ! cudadownload cuda-device-id=" + std::to_string(dev) + " ! fakesink";
+                             " ! cfcudadownload cuda-device-id=" + std::to_string(dev) + " ! fakesink";
         GError *error = nullptr;
         GstElement *p = gst_parse_launch(launch.c_str(), &error);
         ASSERT_NE(p, nullptr);

@@ -85,10 +85,23 @@ TEST(FilterString, ValuesJustPastABoundPrintAsGiven)
     // range [0.01, 128]").
     std::string m = refusal("blur=sigma=128.0000001");
     EXPECT_NE(m.find("sigma=128.0000001 is out of range [0.01, 128]"), std::string::npos) << m;
-    m = refusal("blur=sigma=0.00999999");
-    EXPECT_NE(m.find("sigma=0.00999999 is out of range [0.01, 128]"), std::string::npos) << m;
-    m = refusal("blur=kernel-size=3.5");
-    EXPECT_NE(m.find("kernel-size=3.5 must be a whole number"), std::string::npos) << m;
+    m = refusal("blur=sigma=0.0099999999");
+    EXPECT_NE(m.find("sigma=0.0099999999 is out of range [0.01, 128]"), std::string::npos) << m;
+    m = refusal("blur=kernel-size=3.0000001");
+    EXPECT_NE(m.find("kernel-size=3.0000001 must be a whole number"), std::string::npos) << m;
+}
+
+TEST(Numbers, FormattedNumbersReadBackExactly)
+{
+    char buf[CF_NUMBER_CHARS];
+    EXPECT_STREQ(cf_format_number(buf, 128.0000001), "128.0000001");
+    EXPECT_STREQ(cf_format_number(buf, 0.01), "0.01");
+    EXPECT_STREQ(cf_format_number(buf, 1025), "1025");
+    for (double v : { 0.1 + 0.2, 1e-320, -1.2345678901234567e-308, 1e300 }) {
+        double back = 0;
+        ASSERT_EQ(cf_parse_number(cf_format_number(buf, v), &back), CF_NUMBER_OK) << buf;
+        EXPECT_EQ(back, v) << buf;
+    }
 }
 
 TEST(FilterString, EmptyValueNamesItsOption)
@@ -198,7 +211,10 @@ TEST(FilterString, NumbersReadTheSameInAGermanLocale)
     EXPECT_EQ(std::strtod("2.5", nullptr), 2.0);
     cf_chain *c = cf_chain_parse("blur=sigma=2.5:sigma-y=1e-1");
     std::string error = c ? "" : cf_last_error();
+    // And messages print numbers as they are read: "[0.01, 128]", not "[0,01, 128]".
+    std::string range = refusal("blur=sigma=200");
     std::setlocale(LC_ALL, "C");
+    EXPECT_NE(range.find("out of range [0.01, 128]"), std::string::npos) << range;
     unsetenv("LOCPATH");
     ASSERT_NE(c, nullptr) << error;
     EXPECT_EQ(param(c, 0, "sigma"), 2.5);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <glib.h>
 #include <glib/gstdio.h>
 
@@ -18,6 +20,10 @@ cli_output_check cli_output_check_path(const char *in, const char *out, cli_exis
 {
     GStatBuf out_st, in_st;
     if (policy == CLI_EXISTING_OVERWRITE || g_lstat(out, &out_st) != 0)
+        return CLI_OUTPUT_RUN;
+    /* A directory is no finished output to skip or keep: the job refuses
+     * it with its own message, before any work. */
+    if (g_stat(out, &out_st) == 0 && S_ISDIR(out_st.st_mode))
         return CLI_OUTPUT_RUN;
     /* OUT is IN: never a finished output; the job says what is wrong. */
     if (g_stat(out, &out_st) == 0 && g_stat(in, &in_st) == 0 && cli_same_file(&in_st, &out_st))

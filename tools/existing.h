@@ -21,8 +21,8 @@ typedef enum cli_existing {
 
 /* What to do with the file IN -> OUT before it runs. */
 typedef enum cli_output_check {
-    CLI_OUTPUT_RUN,     /* no output yet, or --overwrite, or OUT is IN itself (the
-                         * job refuses that with its own message) */
+    CLI_OUTPUT_RUN,     /* no output yet, or --overwrite, or OUT is IN itself or a
+                         * directory (the job refuses those with its own message) */
     CLI_OUTPUT_SKIP,    /* it exists and --skip-existing was given */
     CLI_OUTPUT_REFUSE,  /* it exists and neither option was given */
 } cli_output_check;

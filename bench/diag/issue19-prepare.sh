@@ -6,7 +6,7 @@
 #   .dev-19c  the command-line tool: cudafilters, libcudafilters.so (xz,
 #             unpacked on the host), FFmpeg's libraries and what they need
 #             (rt/lib.tar.xz, about 48 MB), 8 different 1080p H.264 clips
-#             of 8 s (data/clip*.mp4). Run: bash bench/diag/issue19-x2-cli.sh
+#             of 30 s (data/clip*.mp4). Run: bash bench/diag/issue19-x2-cli.sh
 #   .dev-19g  GStreamer: the plugin, test-kernels-gpu and test-elements,
 #             libcudafilters.so, the GStreamer runtime bundle
 #             (../shared/device/bundle.sh), one 1080p clip.
@@ -32,6 +32,9 @@ strip .dev-19c/build/tools/* .dev-19g/build/plugins/* .dev-19g/build/tests/*
 # process start, about 0.5 s, is not most of its time), yuv420p H.264
 # (NVDEC decodes it), from sources that compress well (1.5 MB in all: the
 # layout has about 2 MB to spare); the run links each under several names.
+# The clips are made again when these settings change (data/SETTINGS).
+settings="30 s, crf 42, 8 sources"
+[ "$(cat .dev-19c/data/SETTINGS 2>/dev/null)" = "$settings" ] || rm -f .dev-19c/data/clip*.mp4
 i=0
 for src in testsrc smptehdbars=s=1920x1080 gradients=s=1920x1080:speed=0.01 rgbtestsrc yuvtestsrc \
            pal75bars=s=1920x1080 smptebars=s=1920x1080 gradients=s=1920x1080:speed=0.01:seed=7:n=5; do
@@ -40,6 +43,7 @@ for src in testsrc smptehdbars=s=1920x1080 gradients=s=1920x1080:speed=0.01 rgbt
         -c:v libx264 -preset veryfast -crf 42 $f
     i=$((i + 1))
 done
+echo "$settings" > .dev-19c/data/SETTINGS
 cp .dev-19c/data/clip0.mp4 .dev-19g/data/
 
 # The tool's runtime: the libraries cudafilters needs (FFmpeg's and theirs),
@@ -47,6 +51,9 @@ cp .dev-19c/data/clip0.mp4 .dev-19g/data/
 if [ ! -f .dev-19c/rt/lib.tar.xz ] || [ "${REBUNDLE:-0}" = 1 ]; then
     t=$(mktemp -d); mkdir -p $t/lib .dev-19c/rt
     skip='/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*|libnvcuvid|libcudafilters)\.so'
+    if LD_LIBRARY_PATH=$b/core ldd .dev-19c/build/tools/cudafilters | grep "not found"; then
+        echo "issue19-prepare.sh: libraries of cudafilters not found here" >&2; exit 1
+    fi
     LD_LIBRARY_PATH=$b/core ldd .dev-19c/build/tools/cudafilters | awk '/=> \//{print $3}' | sort -u \
         | grep -Ev "$skip" | while read -r l; do cp -L "$l" $t/lib/; done
     tar -C $t -cf - lib | xz -9 -T2 > .dev-19c/rt/lib.tar.xz

@@ -8,7 +8,8 @@
 #     element, as session 25's one-GPU try showed):
 #     the elements' INFO messages ("cudafilters path: GPU, CUDA device N"),
 #     the memory each GPU gained (nvidia-smi every 100 ms; the sinks sync
-#     to the clock, so the run lasts the clip's 8 s), and both outputs
+#     to the clock, so the run lasts as long as the clip: 30 s from
+#     issue19-prepare.sh, 8 s in session 25's try), and both outputs
 #     against a one-GPU run (both branches on GPU 0) by md5.
 #   - test-kernels-gpu and test-elements with CUDA_VISIBLE_DEVICES=1, then
 #     test-elements' two-GPU test with every GPU visible.
@@ -57,7 +58,7 @@ run() {
     local smi=$!
     sleep 0.5
     echo "    gst-launch-1.0 -v $(branch $1 $W/$name-a.gray) $(branch $2 $W/$name-b.gray)" | sed "s|$D|\$D|g; s|$W|\$W|g"
-    timeout 60 gst-launch-1.0 -v $(branch $1 $W/$name-a.gray) $(branch $2 $W/$name-b.gray) > $L/gst-$name.log 2>&1
+    timeout 120 gst-launch-1.0 -v $(branch $1 $W/$name-a.gray) $(branch $2 $W/$name-b.gray) > $L/gst-$name.log 2>&1
     echo "[$name: gst-launch-1.0 exit $?]"
     sleep 0.5; kill $smi 2>/dev/null; wait $smi 2>/dev/null
     # The element classes (ours: GstCf*), then our elements' INFO messages.
@@ -96,7 +97,6 @@ for x in a b; do
 done
 
 stamp "test-kernels-gpu and test-elements with CUDA_VISIBLE_DEVICES=1"
-CUDA_VISIBLE_DEVICES=1 nvidia-smi -L 2>&1 | head -2
 CUDA_VISIBLE_DEVICES=1 timeout 240 $D/build/tests/test-kernels-gpu > $L/kgpu-dev1.log 2>&1; echo "[test-kernels-gpu exit $?]"
 N=60 g < $L/kgpu-dev1.log
 CUDA_VISIBLE_DEVICES=1 GST_REGISTRY=/tmp/gst-registry-dev1.bin timeout 240 $D/build/tests/test-elements \

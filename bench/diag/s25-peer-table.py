@@ -78,7 +78,7 @@ def col_steps(r):
 
 def tensor_table(path):
     imad, mma = ceilings(path)
-    per_pixel = {"GRAY8": 1, "RGBA": 4, "NV12": 1.5}
+    per_pixel = {"GRAY8": 1, "RGBA": 4, "NV12": 1.5, "P010_10LE": 1.5}
     pat = re.compile(r"^\| blur (sigma [\d.]+(?: sigma-y [\d.]+)? (\S+) (\d+)x(\d+) \((\d+)(?:x(\d+))? taps\)) "
                      r"\[tensor\] \|\s*([\d.]+) \|(?:[^|]*\|){2}\s*([\d.]+) \|[^|]*\|\s*([\d.]+)x \|")
     print("| case | ms | x floor | issued / useful products | issued-products floor us | "
