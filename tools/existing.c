@@ -21,12 +21,10 @@ cli_output_check cli_output_check_path(const char *in, const char *out, cli_exis
     GStatBuf out_st, in_st;
     if (policy == CLI_EXISTING_OVERWRITE || g_lstat(out, &out_st) != 0)
         return CLI_OUTPUT_RUN;
-    /* A directory is no finished output to skip or keep: the job refuses
-     * it with its own message, before any work. */
-    if (g_stat(out, &out_st) == 0 && S_ISDIR(out_st.st_mode))
-        return CLI_OUTPUT_RUN;
-    /* OUT is IN: never a finished output; the job says what is wrong. */
-    if (g_stat(out, &out_st) == 0 && g_stat(in, &in_st) == 0 && cli_same_file(&in_st, &out_st))
+    /* A directory, or OUT being IN: never a finished output to skip or
+     * keep; the job refuses either with its own message, before any work. */
+    if (g_stat(out, &out_st) == 0 &&
+        (S_ISDIR(out_st.st_mode) || (g_stat(in, &in_st) == 0 && cli_same_file(&in_st, &out_st))))
         return CLI_OUTPUT_RUN;
     return policy == CLI_EXISTING_SKIP ? CLI_OUTPUT_SKIP : CLI_OUTPUT_REFUSE;
 }

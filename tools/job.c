@@ -494,9 +494,10 @@ static int decode(state *s, const AVPacket *pkt)
 static int check_paths(cli_job *job)
 {
     GStatBuf in_st, out_st;
+    const bool out_exists = g_stat(job->out_path, &out_st) == 0;
     /* Refused before any work, --overwrite or not, whatever the input (a
      * URL too): the rename at the end could never replace a directory. */
-    if (g_stat(job->out_path, &out_st) == 0 && S_ISDIR(out_st.st_mode))
+    if (out_exists && S_ISDIR(out_st.st_mode))
         return cli_fail(&job->err, AVERROR(EISDIR), "the output %s is a directory",
                         job->out_path);
     if (g_stat(job->in_path, &in_st) != 0)
@@ -505,7 +506,7 @@ static int check_paths(cli_job *job)
         return cli_fail(&job->err, AVERROR(EISDIR), "is a directory");
     if (S_ISREG(in_st.st_mode) && in_st.st_size == 0)
         return cli_fail(&job->err, AVERROR_INVALIDDATA, "empty file");
-    if (g_stat(job->out_path, &out_st) == 0 && cli_same_file(&in_st, &out_st))
+    if (out_exists && cli_same_file(&in_st, &out_st))
         return cli_fail(&job->err, AVERROR(EINVAL), "the output %s is the input file",
                         job->out_path);
     return 0;

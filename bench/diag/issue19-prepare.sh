@@ -51,11 +51,12 @@ cp .dev-19c/data/clip0.mp4 .dev-19g/data/
 if [ ! -f .dev-19c/rt/lib.tar.xz ] || [ "${REBUNDLE:-0}" = 1 ]; then
     t=$(mktemp -d); mkdir -p $t/lib .dev-19c/rt
     skip='/(libc|libm|libdl|librt|libpthread|libresolv|ld-linux[^/]*|libstdc\+\+|libgcc_s|libcuda|libnvidia[^/]*|libnvcuvid|libcudafilters)\.so'
-    if LD_LIBRARY_PATH=$b/core ldd .dev-19c/build/tools/cudafilters | grep "not found"; then
+    deps=$(LD_LIBRARY_PATH=$b/core ldd .dev-19c/build/tools/cudafilters)
+    if echo "$deps" | grep "not found"; then
         echo "issue19-prepare.sh: libraries of cudafilters not found here" >&2; exit 1
     fi
-    LD_LIBRARY_PATH=$b/core ldd .dev-19c/build/tools/cudafilters | awk '/=> \//{print $3}' | sort -u \
-        | grep -Ev "$skip" | while read -r l; do cp -L "$l" $t/lib/; done
+    echo "$deps" | awk '/=> \//{print $3}' | sort -u | grep -Ev "$skip" \
+        | while read -r l; do cp -L "$l" $t/lib/; done
     tar -C $t -cf - lib | xz -9 -T2 > .dev-19c/rt/lib.tar.xz
     rm -rf $t
 fi
