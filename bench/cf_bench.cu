@@ -191,6 +191,25 @@ __global__ void mad64_peak(uint32_t *out, uint32_t seed, int iters)
     if ((a ^ b ^ c ^ d) == 0x12345678u) out[0] = (uint32_t)a; // keeps the work alive
 }
 
+// FP64 multiply-adds (DFMA), four chains as mad_peak: what the tile and
+// two-pass methods' vertical sums of 10-bit planes run on where the GPU
+// has full-rate FP64 (kernels/blur_f64.cuh).
+__global__ void dfma_peak(uint32_t *out, uint32_t seed, int iters)
+{
+    double a = seed + threadIdx.x, b = a * 3 + 1, c = a * 0.5, d = b + 7;
+    const double m = 1.0 + 1e-9 * blockIdx.x;
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < 16; k++) {
+            a = fma(b, m, a);
+            b = fma(c, m, b);
+            c = fma(d, m, c);
+            d = fma(a, m, d);
+        }
+    }
+    if (a + b + c + d == 0.25) out[0] = 1; // keeps the work alive
+}
+
 // int8 tensor-core products (mma.sync m16n8k32, u8 x u8 into s32, 4096
 // multiply-adds a warp instruction), eight independent accumulators a
 // warp: what the tensor-core blur (kernels/blur_tensor.cu) runs on. Needs
@@ -219,6 +238,7 @@ struct Ceilings {
     double dp2a_gops;  // DP2A instructions (2 multiply-adds each) per second / 1e9
     double mixed_gops; // IMAD and DP2A interleaved 1:1, instructions per second / 1e9
     double imad64_gops; // 64-bit multiply-adds (IMAD.WIDE) per second / 1e9
+    double dfma_gops;   // FP64 multiply-adds (DFMA) per second / 1e9
     double mma_gmacs;   // int8 tensor-core multiply-adds per second / 1e9 (0: none)
 };
 
@@ -249,6 +269,7 @@ Ceilings measure_ceilings()
     c.dp2a_gops = rate(mad_peak<true, true>);
     c.mixed_gops = rate(mad_peak<false, true>);
     c.imad64_gops = rate(mad64_peak);
+    c.dfma_gops = rate(dfma_peak);
     int major = 0;
     CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
     if (major >= 8) {
@@ -350,12 +371,21 @@ bool g_methods = false;   // --methods: a row per forced method too
 struct BlurHook {
     void (*force)(int method, bool split);
     int (*last)(void);
+    // cf_blur_cuda_allow_fp64 and cf_blur_cuda_last_fp64, where the library
+    // has them (both or neither).
+    void (*allow_fp64)(bool allow);
+    bool (*last_fp64)(void);
 } g_hook;
 
 void find_blur_hook()
 {
     g_hook.force = reinterpret_cast<void (*)(int, bool)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_force"));
     g_hook.last = reinterpret_cast<int (*)(void)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_last_method"));
+    g_hook.allow_fp64 =
+        reinterpret_cast<void (*)(bool)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_allow_fp64"));
+    g_hook.last_fp64 = reinterpret_cast<bool (*)(void)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_last_fp64"));
+    if (!g_hook.allow_fp64 || !g_hook.last_fp64)
+        g_hook.allow_fp64 = nullptr, g_hook.last_fp64 = nullptr;
     if (!g_hook.force || !g_hook.last)
         g_hook = {};
 }
@@ -375,16 +405,23 @@ const char *method_name(int m)
 // plus the centre each way (their adds run on the integer pipe beside it,
 // not counted): 32-bit IMADs at the IMAD ceiling, but for the vertical
 // sums of 16-bit samples, which are 64 bits wide (blur.h), at the IMAD.WIDE
-// ceiling. tensor: every tap's products of bytes, 2 a tap horizontally
+// ceiling, or where they ran on the FP64 units (fp64: kernels/blur_f64.cuh)
+// one DFMA a pair at the DFMA ceiling, on a pipe of its own: tile's two
+// passes share a kernel, so its floor is the larger of the two, sep's are
+// two kernels, so the sum. tensor: every tap's products of bytes, 2 a tap horizontally
 // (tap bytes by a sample), 4 vertically (tap bytes by intermediate bytes),
 // at the int8 tensor-core ceiling. An older library (no hook): counted as
 // reg. Not counted: apron rows a tile or strip computes twice, zero taps a
 // padded kernel runs (for tensor, the band matrices' zeros).
 double blur_op_floor(int method, int kx, int ky, double samples, int sample_bytes,
-                     const Ceilings &c)
+                     bool fp64, const Ceilings &c)
 {
     if (method == 5 && c.mma_gmacs > 0)
         return (2.0 * kx + 4.0 * ky) * samples / (c.mma_gmacs * 1e6);
+    if (fp64 && (method == 2 || method == 3) && c.dfma_gops > 0) {
+        const double h = (kx / 2 + 1) / c.imad_gops, v = (ky / 2 + 1) / c.dfma_gops;
+        return (method == 3 ? std::max(h, v) : h + v) * samples / 1e6;
+    }
     if (method == 2 || method == 3 || method == 4) {
         const double vertical_rate = sample_bytes == 2 ? c.imad64_gops : c.imad_gops;
         return ((kx / 2 + 1) / c.imad_gops + (ky / 2 + 1) / vertical_rate) * samples / 1e6;
@@ -487,8 +524,10 @@ int main(int argc, char **argv)
                 kWorkingSet >> 20);
     std::printf("ceilings measured now: device copy %.0f GB/s (read+write), 32-bit IMAD %.0f G/s, "
                 "DP2A %.0f G/s (2 multiply-adds each), IMAD and DP2A interleaved %.0f G/s, "
-                "64-bit IMAD.WIDE %.0f G/s, int8 tensor-core multiply-adds %.0f G/s\n",
-                c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops, c.imad64_gops, c.mma_gmacs);
+                "64-bit IMAD.WIDE %.0f G/s, FP64 DFMA %.0f G/s, int8 tensor-core multiply-adds "
+                "%.0f G/s\n",
+                c.copy_gbs, c.imad_gops, c.dp2a_gops, c.mixed_gops, c.imad64_gops, c.dfma_gops,
+                c.mma_gmacs);
     // Our kernels' launches, by the library's rule (kernels/launch.cuh).
     std::printf("our launches: %s\n\n",
                 cf_pdl_enabled() ? "programmatic dependent launch (CUDAFILTERS_PDL=0: plain)"
@@ -595,21 +634,33 @@ int main(int argc, char **argv)
             std::vector<int> methods = { 0 };
             if (g_methods && g_hook.force)
                 methods.insert(methods.end(), { 1, 2, 3, 4, 5 });
-            for (int m : methods) {
-                if (g_hook.force)
-                    g_hook.force(m, true);
-                Timing t;
-                if (!time_filter_or_fail(text, b.f, b.f, bw, bh, &t))
-                    continue; // a forced method that does not take the frame
-                const int ran = g_hook.last ? g_hook.last() : -1;
-                char row_label[128];
-                std::snprintf(row_label, sizeof row_label, "%s [%s%s]", label,
-                              m ? "forced " : "", method_name(ran));
-                row(row_label, t, bytes,
-                    blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, c), c);
-            }
+            // --methods on 16-bit frames: each method also with the FP64
+            // sums turned off (a row whose method has none says "int64").
+            std::vector<bool> fp64_modes = { true };
+            if (g_methods && g_hook.allow_fp64 && fi->sample_bytes == 2)
+                fp64_modes.push_back(false);
+            for (bool allow : fp64_modes)
+                for (int m : methods) {
+                    if (g_hook.force)
+                        g_hook.force(m, true);
+                    if (g_hook.allow_fp64)
+                        g_hook.allow_fp64(allow);
+                    Timing t;
+                    if (!time_filter_or_fail(text, b.f, b.f, bw, bh, &t))
+                        continue; // a forced method that does not take the frame
+                    const int ran = g_hook.last ? g_hook.last() : -1;
+                    const bool fp64 = g_hook.last_fp64 && g_hook.last_fp64();
+                    char row_label[128];
+                    std::snprintf(row_label, sizeof row_label, "%s [%s%s%s]", label,
+                                  m ? "forced " : "", method_name(ran),
+                                  fp64 ? "+fp64" : allow ? "" : " int64");
+                    row(row_label, t, bytes,
+                        blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, fp64, c), c);
+                }
             if (g_hook.force)
                 g_hook.force(0, true);
+            if (g_hook.allow_fp64)
+                g_hook.allow_fp64(true);
         }
     }
     // Transfers of one RGBA frame: pinned and pageable host memory.

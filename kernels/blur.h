@@ -202,6 +202,17 @@ CF_API cf_blur_method cf_blur_cuda_pick_for(const cf_blur_kernel *kx, const cf_b
  * most of the GPU idle only if `split` (the default: AUTO, true).
  * Thread-safe (atomics); meant to be set between runs. */
 CF_API void cf_blur_cuda_force(cf_blur_method method, bool split);
+/* Test hook, exported for tests and cf-bench: whether the tile and two-pass
+ * methods may do the vertical sums of 16-bit planes of at most 11-bit
+ * samples (P010) on the FP64 units of a GPU with full-rate FP64
+ * (blur_f64.cuh; the default, true), or must do them as 64-bit integer
+ * multiply-adds (false; the sliding-window method always does). The
+ * results are the same. Thread-safe (an atomic); meant to be set between
+ * runs. */
+CF_API void cf_blur_cuda_allow_fp64(bool allow);
+/* Whether the calling thread's last successful GPU blur launch did some
+ * plane's vertical sums on the FP64 units (false before any). */
+CF_API bool cf_blur_cuda_last_fp64(void);
 /* The method of the calling thread's last successful GPU blur launch
  * (CF_BLUR_METHOD_AUTO before any). */
 CF_API cf_blur_method cf_blur_cuda_last_method(void);

@@ -31,7 +31,11 @@
  *     convolution. Needs symmetric kernels (cf_blur_make_kernel's are).
  *
  * All have the arithmetic of blur.h and are compared with the CPU
- * reference bit for bit (tests/test_kernels_gpu.cpp). */
+ * reference bit for bit (tests/test_kernels_gpu.cpp). The tile and
+ * two-pass methods do the vertical sums of 10-bit planes (P010) on the
+ * FP64 units where the GPU has full-rate FP64 (blur_f64.cuh: exact, and on
+ * a pipe of their own), elsewhere and for 16-bit samples as 64-bit
+ * integer multiply-adds. */
 #ifndef CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
 #define CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
 

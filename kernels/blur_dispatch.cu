@@ -6,6 +6,7 @@
 #include <atomic>
 
 #include "blur_cuda.cuh"
+#include "blur_f64.cuh"
 
 namespace {
 
@@ -126,6 +127,21 @@ bool row_fits(const Row &row, int rx, int ry, const cf_blur_plane *planes, int n
 std::atomic<int> g_forced{ CF_BLUR_METHOD_AUTO };
 std::atomic<bool> g_split{ true };
 thread_local cf_blur_method t_last = CF_BLUR_METHOD_AUTO;
+std::atomic<bool> g_allow_fp64{ true };
+thread_local bool t_last_fp64 = false;
+
+/* Records a successful launch of method m: the method, and whether a plane
+ * had its vertical sums on the FP64 units (the methods that have them ask
+ * cf_blur_cuda::f64_sums per plane, as this does). */
+void ran(cf_blur_method m, const cf_blur_plane *planes, int n_planes)
+{
+    t_last = m;
+    t_last_fp64 = false;
+    if (m == CF_BLUR_METHOD_TILE || m == CF_BLUR_METHOD_SEP)
+        for (int i = 0; i < n_planes; i++)
+            t_last_fp64 = t_last_fp64 ||
+                          cf_blur_cuda::f64_sums(planes[i].sample_bytes, planes[i].shift);
+}
 
 /* Whether method m takes the frame on a GPU whose blocks may have
  * shared_limit bytes of shared memory (the sliding-window method uses
@@ -155,6 +171,19 @@ bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
     return true;
 }
 
+bool cf_blur_cuda::f64_sums(int sample_bytes, int shift)
+{
+    if (sample_bytes != 2 || 16 - shift > kF64MaxDepth ||
+        !g_allow_fp64.load(std::memory_order_relaxed))
+        return false;
+    int device = 0;
+    bool fast = false;
+    // A device that cannot be asked gets the integer sums; its launch
+    // reports the error.
+    return cudaGetDevice(&device) == cudaSuccess &&
+           cf_device_fast_fp64(device, &fast) == cudaSuccess && fast;
+}
+
 extern "C" const char *cf_blur_method_name(cf_blur_method method)
 {
     switch (method) {
@@ -177,6 +206,16 @@ extern "C" void cf_blur_cuda_force(cf_blur_method method, bool split)
 extern "C" cf_blur_method cf_blur_cuda_last_method(void)
 {
     return t_last;
+}
+
+extern "C" void cf_blur_cuda_allow_fp64(bool allow)
+{
+    g_allow_fp64.store(allow, std::memory_order_relaxed);
+}
+
+extern "C" bool cf_blur_cuda_last_fp64(void)
+{
+    return t_last_fp64;
 }
 
 extern "C" cf_blur_method cf_blur_cuda_pick_for(const cf_blur_kernel *kx,
@@ -231,7 +270,8 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
     if (m == CF_BLUR_METHOD_REG &&
         cf_blur_cuda::reg_run(*kx, *ky, planes, n_planes, limit,
                               g_split.load(std::memory_order_relaxed), s, &err)) {
-        t_last = m;
+        if (err == cudaSuccess)
+            ran(m, planes, n_planes);
         return CF_CUDA_CHECK(err);
     }
     if (m == CF_BLUR_METHOD_TILE || m == CF_BLUR_METHOD_SLIDE) {
@@ -239,14 +279,14 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
             m == CF_BLUR_METHOD_TILE ? cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, limit, s)
                                      : cf_blur_cuda::slide_run(*kx, *ky, planes, n_planes, s));
         if (st == CF_OK)
-            t_last = m;
+            ran(m, planes, n_planes);
         return st;
     }
     if (m == CF_BLUR_METHOD_TENSOR) {
         const cf_status st =
             CF_CUDA_CHECK(cf_blur_cuda::tensor_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s));
         if (st == CF_OK)
-            t_last = m;
+            ran(m, planes, n_planes);
         return st;
     }
     if (m == CF_BLUR_METHOD_REG && forced == CF_BLUR_METHOD_REG)
@@ -256,6 +296,9 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
     // count a frame's tiles.
     if (!cf_blur_cuda::sep_takes(*kx, *ky, planes, n_planes))
         return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT, "blur: asymmetric taps");
-    t_last = CF_BLUR_METHOD_SEP;
-    return CF_CUDA_CHECK(cf_blur_cuda::sep_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s));
+    const cf_status st =
+        CF_CUDA_CHECK(cf_blur_cuda::sep_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s));
+    if (st == CF_OK)
+        ran(CF_BLUR_METHOD_SEP, planes, n_planes);
+    return st;
 }

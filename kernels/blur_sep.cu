@@ -32,8 +32,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "blur_cuda.cuh"
+#include "blur_f64.cuh"
 
 namespace {
 
@@ -53,6 +55,30 @@ struct SepTaps {
     uint32_t centre;
     uint32_t w[kMaxPairs];
 };
+
+/* The vertical taps for the columns pass's FP64 sums (blur_f64.cuh): as
+ * SepTaps, and the sums' start. 4 KiB and a little more of parameters,
+ * which CUDA 12.1 and later pass to every GPU we build for. */
+struct SepTapsF64 {
+    int r, pairs;
+    double centre, start;
+    double w[kMaxPairs];
+};
+
+SepTapsF64 make_taps_f64(const SepTaps &k)
+{
+    SepTapsF64 t = {};
+    t.r = k.r;
+    t.pairs = k.pairs;
+    t.centre = k.centre;
+    uint32_t weights = k.centre; // every pair's once, and the centre
+    for (int i = 0; i < k.pairs; i++) {
+        t.w[i] = k.w[i];
+        weights += k.w[i];
+    }
+    t.start = cf_blur_cuda::f64_start(weights);
+    return t;
+}
 
 SepTaps make_taps(const cf_blur_kernel &k)
 {
@@ -224,14 +250,22 @@ sep_rows(const uint8_t *__restrict__ src, size_t src_pitch,
     }
 }
 
-template <typename T>
+template <typename T, bool F64>
 __global__ void __launch_bounds__(32 * kColWarps, kColMinBlocks)
 sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
          uint8_t *__restrict__ dst, size_t dst_pitch, int samples, int height, int border,
-         int shift, const __grid_constant__ SepTaps taps)
+         int shift, const __grid_constant__ std::conditional_t<F64, SepTapsF64, SepTaps> taps)
 {
     cf_pdl_begin();
-    using VAcc = typename SepTypes<T>::VAcc;
+    static_assert(!F64 || sizeof(T) == 2, "FP64 sums for 16-bit planes");
+#if !CF_BLUR_F64_BUILT
+    if constexpr (F64) {
+        __trap(); // never launched here (f64_sums)
+        return;
+    }
+#endif
+    // The sums: 32- or 64-bit integers, or on the FP64 units (blur_f64.cuh).
+    using VAcc = std::conditional_t<F64, double, typename SepTypes<T>::VAcc>;
     using Mid = typename SepTypes<T>::Mid;
     constexpr int VC = SepTypes<T>::VC;
     extern __shared__ const void *row_table[];
@@ -256,7 +290,12 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
 #pragma unroll
         for (int o = 0; o < kColOut; o++)
 #pragma unroll
-            for (int v = 0; v < VC; v++) acc[o][v] = 0;
+            for (int v = 0; v < VC; v++) {
+                if constexpr (F64)
+                    acc[o][v] = taps.start;
+                else
+                    acc[o][v] = 0;
+            }
         auto load = [&](int k, uint32_t *v) {
             if constexpr (VC == 4) { // 4 16-bit intermediates
                 const uint2 q = __ldg(reinterpret_cast<const uint2 *>(rows[k] + xl));
@@ -274,14 +313,19 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
         for (int t0 = 0; t0 < taps.pairs; t0 += kChunk) {
 #pragma unroll
             for (int j = 0; j < kChunk; j++) {
-                const uint32_t w = taps.w[t0 + j];
+                const auto w = taps.w[t0 + j];
 #pragma unroll
                 for (int o = 0; o < kColOut; o++) {
                     uint32_t a[VC], b[VC];
                     load(top + t0 + o + j, a);
                     load(bottom - t0 + o - j, b);
 #pragma unroll
-                    for (int v = 0; v < VC; v++) acc[o][v] += (VAcc)w * (a[v] + b[v]);
+                    for (int v = 0; v < VC; v++) {
+                        if constexpr (F64)
+                            acc[o][v] = fma(w, cf_blur_cuda::f64_operand(a[v] + b[v]), acc[o][v]);
+                        else
+                            acc[o][v] += (VAcc)w * (a[v] + b[v]);
+                    }
                 }
             }
         }
@@ -290,7 +334,12 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
             uint32_t a[VC];
             load(top + R + o, a);
 #pragma unroll
-            for (int v = 0; v < VC; v++) acc[o][v] += (VAcc)taps.centre * a[v];
+            for (int v = 0; v < VC; v++) {
+                if constexpr (F64)
+                    acc[o][v] = fma(taps.centre, cf_blur_cuda::f64_operand(a[v]), acc[o][v]);
+                else
+                    acc[o][v] += (VAcc)taps.centre * a[v];
+            }
         }
         __syncthreads(); // the table is rewritten for the next tile
         if (x >= samples)
@@ -303,8 +352,12 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
             T *d = reinterpret_cast<T *>(dst + (size_t)y * dst_pitch) + x;
 #pragma unroll
             for (int v = 0; v < VC; v++)
-                if (x + v < samples)
-                    d[v] = (T)(cf_blur_round_v(acc[o][v]) << shift);
+                if (x + v < samples) {
+                    if constexpr (F64)
+                        d[v] = (T)(cf_blur_cuda::f64_result(acc[o][v]) << shift);
+                    else
+                        d[v] = (T)(cf_blur_round_v(acc[o][v]) << shift);
+                }
         }
     }
 }
@@ -347,6 +400,24 @@ cudaError_t launch_rows(const SepTaps &taps, const SepPairTaps *pairs, const cf_
                      tmp_pitch, p.width, p.height, p.border, p.border_value, p.shift, taps);
 }
 
+/* The columns pass of plane p from tmp, its sums as F64 says. */
+template <typename T, bool F64>
+cudaError_t launch_cols(const std::conditional_t<F64, SepTapsF64, SepTaps> &ty,
+                        const cf_blur_plane &p, const typename SepTypes<T>::Mid *tmp,
+                        size_t tmp_pitch, cudaStream_t stream)
+{
+    constexpr int VC = SepTypes<T>::VC;
+    const int samples = p.width * p.channels;
+    const size_t shared = (size_t)(kColRows + 2 * ty.r + 2 * kChunk) * sizeof(uint32_t *);
+    cudaError_t err = cf_blur_cuda::allow_shared<sep_cols<T, F64>>(shared);
+    if (err != cudaSuccess)
+        return err;
+    const dim3 grid((unsigned)((samples + 32 * VC - 1) / (32 * VC)),
+                    grid_y((p.height + kColRows - 1) / kColRows));
+    return cf_launch(sep_cols<T, F64>, grid, dim3(32 * kColWarps), shared, stream, tmp,
+                     tmp_pitch, p.dst, p.dst_pitch, samples, p.height, p.border, p.shift, ty);
+}
+
 /* pairs: the horizontal taps for sep_rows8 (8-bit planes), or null for
  * sep_rows. */
 template <typename T>
@@ -364,17 +435,10 @@ cudaError_t sep_plane(const SepTaps &tx, const SepPairTaps *pairs, const SepTaps
     }
     if (err != cudaSuccess)
         return err;
-    constexpr int VC = SepTypes<T>::VC;
-    const int samples = p.width * p.channels;
-    const size_t shared = (size_t)(kColRows + 2 * ty.r + 2 * kChunk) * sizeof(uint32_t *);
-    err = cf_blur_cuda::allow_shared<sep_cols<T>>(shared);
-    if (err != cudaSuccess)
-        return err;
-    const dim3 grid((unsigned)((samples + 32 * VC - 1) / (32 * VC)),
-                    grid_y((p.height + kColRows - 1) / kColRows));
-    return cf_launch(sep_cols<T>, grid, dim3(32 * kColWarps), shared, stream,
-                     (const Mid *)tmp, tmp_pitch, p.dst, p.dst_pitch, samples, p.height,
-                     p.border, p.shift, ty);
+    if constexpr (sizeof(T) == 2)
+        if (cf_blur_cuda::f64_sums(p.sample_bytes, p.shift))
+            return launch_cols<T, true>(make_taps_f64(ty), p, tmp, tmp_pitch, stream);
+    return launch_cols<T, false>(ty, p, tmp, tmp_pitch, stream);
 }
 
 } // namespace

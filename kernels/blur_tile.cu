@@ -44,6 +44,7 @@
 #include <type_traits>
 
 #include "blur_cuda.cuh"
+#include "blur_f64.cuh"
 
 namespace {
 
@@ -107,6 +108,15 @@ struct TileTaps {
     uint32_t x[kMaxR], y[kMaxR];
     uint32_t xc, yc;
 };
+
+/* The vertical taps as TileTaps's, for the FP64 sums (blur_f64.cuh), and
+ * the sums' start; a kernel of integer sums gets the empty TileNoF64. (In
+ * TileTaps, for every kernel, they cost the integer kernels of radius 20
+ * to 32 132-304 bytes of spills a thread: ptxas -v, sm_90.) */
+struct TileTapsF64 {
+    double y[kMaxR], yc, start;
+};
+struct TileNoF64 {};
 
 /* One plane of a launch. */
 struct TilePlane {
@@ -282,11 +292,19 @@ __device__ __forceinline__ void stage_inside(const TilePlane &p, int px0, int y0
 
 /* One launch a plane: vertical radius RV (tile_v_radius), the horizontal
  * taps and the tile's shape those of R. */
-template <typename T, int C, int R, int RV>
+template <typename T, int C, int R, int RV, bool F64>
 __global__ void __launch_bounds__(TileShape<C, R>::THREADS, TileShape<C, R>::MIN_BLOCKS)
-blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps)
+blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps taps,
+          const __grid_constant__ std::conditional_t<F64, TileTapsF64, TileNoF64> taps64)
 {
     cf_pdl_begin();
+    static_assert(!F64 || sizeof(T) == 2, "FP64 sums for 16-bit planes");
+#if !CF_BLUR_F64_BUILT
+    if constexpr (F64) {
+        __trap(); // never launched here (f64_sums)
+        return;
+    }
+#endif
     using Shape = TileShape<C, R>;
     static_assert(RV >= 1 && RV <= R, "a vertical radius up to R");
     // Staged and filtered rows: the tile's and RV above and below it.
@@ -348,35 +366,69 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
         // start at 2^23, the rounding of cf_blur_round_v.
         const int x = tid % kTileS, r0 = tid / kTileS * kNV;
         const uint32_t *m = mid + r0 * MID_SP + x;
-        using VAcc = typename TileAcc<T>::type;
-        VAcc acc[kNV];
-#pragma unroll
-        for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
         // Every tap unrolled, but radius 48 goes kVChunk taps at a time (a
         // loop over the chunks), which keeps the rows of one chunk, not of
         // all 2RV + kNV, in registers: unrolled whole, with this staging
         // it spilled about 550 bytes a thread (radii up to 40 do not).
         constexpr int kVChunk = RV > 40 ? 8 : RV;
         static_assert(RV % kVChunk == 0, "whole chunks of vertical taps");
+        if constexpr (F64) {
+            // The same sums on the FP64 units (blur_f64.cuh): each pair's
+            // two intermediates added into an operand's high word, one
+            // DFMA a pair and output.
+            double acc[kNV];
+#pragma unroll
+            for (int o = 0; o < kNV; o++) acc[o] = taps64.start;
 #pragma unroll 1
-        for (int t0 = 0; t0 < RV; t0 += kVChunk)
+            for (int t0 = 0; t0 < RV; t0 += kVChunk)
 #pragma unroll
-            for (int j = 0; j < kVChunk; j++) {
-                const int t = t0 + j;
-                const VAcc w = taps.y[t];
+                for (int j = 0; j < kVChunk; j++) {
+                    const int t = t0 + j;
+                    const double w = taps64.y[t];
 #pragma unroll
-                for (int o = 0; o < kNV; o++)
-                    acc[o] += w * (m[(o + t) * MID_SP] + m[(o + 2 * RV - t) * MID_SP]);
+                    for (int o = 0; o < kNV; o++)
+                        acc[o] = fma(w,
+                                     cf_blur_cuda::f64_operand(m[(o + t) * MID_SP] +
+                                                               m[(o + 2 * RV - t) * MID_SP]),
+                                     acc[o]);
+                }
+            if (sx_out + x < samples) {
+#pragma unroll
+                for (int o = 0; o < kNV; o++) {
+                    const int y = y0 + r0 + o;
+                    if (y >= p.height)
+                        break;
+                    const double sum =
+                        fma(taps64.yc, cf_blur_cuda::f64_operand(m[(o + RV) * MID_SP]), acc[o]);
+                    reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
+                        (T)(cf_blur_cuda::f64_result(sum) << p.shift);
+                }
             }
-        if (sx_out + x < samples) {
+        } else {
+            using VAcc = typename TileAcc<T>::type;
+            VAcc acc[kNV];
 #pragma unroll
-            for (int o = 0; o < kNV; o++) {
-                const int y = y0 + r0 + o;
-                if (y >= p.height)
-                    break;
-                const VAcc sum = acc[o] + (VAcc)taps.yc * m[(o + RV) * MID_SP];
-                reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
-                    (T)((uint32_t)(sum >> 24) << p.shift);
+            for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
+#pragma unroll 1
+            for (int t0 = 0; t0 < RV; t0 += kVChunk)
+#pragma unroll
+                for (int j = 0; j < kVChunk; j++) {
+                    const int t = t0 + j;
+                    const VAcc w = taps.y[t];
+#pragma unroll
+                    for (int o = 0; o < kNV; o++)
+                        acc[o] += w * (m[(o + t) * MID_SP] + m[(o + 2 * RV - t) * MID_SP]);
+                }
+            if (sx_out + x < samples) {
+#pragma unroll
+                for (int o = 0; o < kNV; o++) {
+                    const int y = y0 + r0 + o;
+                    if (y >= p.height)
+                        break;
+                    const VAcc sum = acc[o] + (VAcc)taps.yc * m[(o + RV) * MID_SP];
+                    reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
+                        (T)((uint32_t)(sum >> 24) << p.shift);
+                }
             }
         }
         // The next tile's staging writes `in`, which every thread has
@@ -388,11 +440,21 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
     }
 }
 
-template <typename T, int C, int R, int RV>
-cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
+template <typename T, int C, int R, int RV, bool F64>
+cudaError_t launch_tile_sums(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
 {
+    std::conditional_t<F64, TileTapsF64, TileNoF64> taps64 = {};
+    if constexpr (F64) {
+        uint32_t weights = taps.yc; // every pair's once, and the centre
+        for (int t = 0; t < RV; t++) {
+            taps64.y[t] = taps.y[t];
+            weights += taps.y[t];
+        }
+        taps64.yc = taps.yc;
+        taps64.start = cf_blur_cuda::f64_start(weights);
+    }
     constexpr int bytes = TileShape<C, R>::BYTES;
-    cudaError_t err = cf_blur_cuda::allow_shared<blur_tile<T, C, R, RV>>(bytes);
+    cudaError_t err = cf_blur_cuda::allow_shared<blur_tile<T, C, R, RV, F64>>(bytes);
     if (err != cudaSuccess)
         return err;
     TilePlane p = { pl.src,    pl.src_pitch, pl.dst,   pl.dst_pitch,     pl.width, pl.height,
@@ -402,8 +464,20 @@ cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStrea
     if (cols > 0x7fffffffLL)
         return cudaErrorInvalidValue;
     const dim3 grid((unsigned)cols, (unsigned)std::min(p.tile_rows, 65535));
-    return cf_launch(blur_tile<T, C, R, RV>, grid, dim3(TileShape<C, R>::THREADS), (size_t)bytes,
-                     stream, p, taps);
+    return cf_launch(blur_tile<T, C, R, RV, F64>, grid, dim3(TileShape<C, R>::THREADS),
+                     (size_t)bytes, stream, p, taps, taps64);
+}
+
+/* launch_tile_sums with the FP64 vertical sums where the plane takes them
+ * (cf_blur_cuda::f64_sums; 16-bit planes only, so 8-bit ones build one
+ * kernel a radius). */
+template <typename T, int C, int R, int RV>
+cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
+{
+    if constexpr (sizeof(T) == 2)
+        if (cf_blur_cuda::f64_sums(pl.sample_bytes, pl.shift))
+            return launch_tile_sums<T, C, R, RV, true>(taps, pl, stream);
+    return launch_tile_sums<T, C, R, RV, false>(taps, pl, stream);
 }
 
 /* launch_tile for built radius R and vertical radius RV (tile_v_radius). */

@@ -48,6 +48,30 @@ cudaError_t cf_device_shared_optin(int device, int *bytes)
     return cudaSuccess;
 }
 
+cudaError_t cf_device_fast_fp64(int device, bool *fast)
+{
+    // One word a device: 2 fast, 1 not, 0 while unknown.
+    static std::atomic<int> kept[kCfCachedDevices];
+    const bool cacheable = device >= 0 && device < kCfCachedDevices;
+    int v = cacheable ? kept[device].load(std::memory_order_relaxed) : 0;
+    if (v == 0) {
+        int ratio = 0, major = 0, minor = 0;
+        cudaError_t err =
+            cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+        if (err == cudaSuccess)
+            err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+        if (err != cudaSuccess)
+            return err;
+        v = ratio >= 1 && ratio <= 2 && (major >= 9 || (major == 8 && minor == 0)) ? 2 : 1;
+        if (cacheable)
+            kept[device].store(v, std::memory_order_relaxed);
+    }
+    *fast = v == 2;
+    return cudaSuccess;
+}
+
 bool cf_pdl_enabled()
 {
 #ifndef CF_PDL_BUILT

@@ -67,6 +67,15 @@ cudaError_t cf_device_facts(int device, int *sms, int *major);
  * untouched. */
 cudaError_t cf_device_shared_optin(int device, int *bytes);
 
+/* Whether CUDA device `device` does FP64 multiply-adds at least at half its
+ * FP32 rate (cudaDevAttrSingleToDoublePrecisionPerfRatio at most 2) and is
+ * of compute capability 8.0 or 9.0 and later, the architectures whose
+ * machine code has the blur's FP64 sums (blur_f64.cuh): A100, H100, H200,
+ * B200 yes; T4, the RTX cards, Orin no (FP64 at 1/32 to 1/64). Asked once
+ * per device and kept, as cf_device_facts; thread-safe. Returns
+ * cudaSuccess, or the runtime's error of the lookup with *fast untouched. */
+cudaError_t cf_device_fast_fp64(int device, bool *fast);
+
 /* True when launches on the current device get the PDL attribute: built
  * with CF_PDL_BUILT, compute capability 9.0 or later and CUDAFILTERS_PDL is
  * not "0". The environment is read once per process and the device's

@@ -552,6 +552,61 @@ TEST(GpuExact, BlurMethodsSmallFrames)
     }
 }
 
+TEST(GpuExact, BlurFp64VerticalSumsAndIntegerOnes)
+{
+    // The tile and two-pass methods' vertical sums of P010's 10-bit samples
+    // on the FP64 units (blur_f64.cuh, the default on a GPU of full-rate
+    // FP64) and as 64-bit integers (the test hook off), each against the
+    // CPU reference: random radii (tile up to 48, two-pass up to 512),
+    // unequal ones, every border, random sizes; then the sums' extremes (a
+    // kernel's reach all border at 1023, the largest sample; the one-tap
+    // identity, whose centre weighs 65536). I420_10LE, whose 10 bits sit
+    // low in 16 (no shift: any 16-bit value is blurred as it is), and
+    // GRAY16 never take them.
+    CF_REQUIRE_GPU();
+    cf_device_info info;
+    CF_ASSERT_OK(cf_device_get_info(0, &info));
+    // sm_80 and sm_90 have full-rate FP64 on every part (A100, A30, H100,
+    // H200); elsewhere the library asks the device, so only consistency is
+    // checked.
+    const bool full_fp64 = (info.compute_major == 8 || info.compute_major == 9) &&
+                           info.compute_minor == 0;
+    std::mt19937 rng(1723);
+    const cf_format ten[] = { CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
+    struct Fp64 {
+        explicit Fp64(bool allow) { cf_blur_cuda_allow_fp64(allow); }
+        ~Fp64() { cf_blur_cuda_allow_fp64(true); }
+    };
+    for (bool allow : { true, false }) {
+        Fp64 scoped(allow);
+        SCOPED_TRACE(allow ? "FP64 sums allowed" : "integer sums");
+        auto check = [&](cf_blur_method m, const std::string &text, cf_format fmt, Size s) {
+            compare_with_method(m, text, fmt, s, rng, rng() % 2 ? 16 : 0);
+            if (!allow || fmt != CF_FORMAT_P010_10LE) {
+                EXPECT_FALSE(cf_blur_cuda_last_fp64()) << text;
+            } else if (full_fp64) {
+                EXPECT_TRUE(cf_blur_cuda_last_fp64()) << text;
+            }
+        };
+        for (int k = 0; k < 12; k++) {
+            const cf_format fmt = ten[k % 2];
+            check(CF_BLUR_METHOD_TILE, random_blur(rng, 48, 10), fmt, random_size(rng, 48));
+            check(CF_BLUR_METHOD_SEP, random_blur(rng, k < 8 ? 64 : 512, 10), fmt,
+                  random_size(rng, k < 8 ? 64 : 512));
+        }
+        for (cf_blur_method m : { CF_BLUR_METHOD_TILE, CF_BLUR_METHOD_SEP })
+            for (cf_format fmt : ten) {
+                check(m, "blur=sigma=10:border=constant:border-value=1023", fmt, { 1, 1 });
+                check(m, "blur=sigma=10:sigma-y=3:border=constant:border-value=1023", fmt,
+                      { 3, 2 });
+                check(m, "blur=sigma=0.01", fmt, { 37, 29 });
+            }
+        compare_with_method(CF_BLUR_METHOD_TILE, "blur=sigma=5", CF_FORMAT_GRAY16_LE, { 130, 70 },
+                            rng);
+        EXPECT_FALSE(cf_blur_cuda_last_fp64());
+    }
+}
+
 TEST(GpuExact, BlurForcedMethodThatDoesNotTakeTheFrameFails)
 {
     CF_REQUIRE_GPU();

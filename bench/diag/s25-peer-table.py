@@ -20,7 +20,7 @@ import sys
 
 
 def sweep_rows(path):
-    pat = re.compile(r"^\| blur sigma ([\d.]+)(?: sigma-y ([\d.]+))? (\S+) (\d+x\d+) \(([\dx]+) taps\) \[(\w+)\] \|"
+    pat = re.compile(r"^\| blur sigma ([\d.]+)(?: sigma-y ([\d.]+))? (\S+) (\d+x\d+) \(([\dx]+) taps\) \[(\w+(?:\+fp64)?)\] \|"
                      r"\s*([\d.]+) \|(?:[^|]*\|){4}\s*([\d.]+)x \|")
     for line in open(path):
         m = pat.match(line)

@@ -1,0 +1,77 @@
+/* cudafilters blur on CUDA: vertical sums on the FP64 units, for 16-bit
+ * planes whose samples have at most 11 bits (P010's 10).
+ *
+ * Why: a 16-bit plane's vertical sums need 64 bits (blur.h's bounds), and
+ * the 64-bit integer multiply-add (IMAD.WIDE) runs at 41% of the 32-bit
+ * IMAD rate on the same pipe as the horizontal pass's IMADs (H200: 6.9
+ * against 16.7 T/s, cf-bench's ceilings). A GPU with full-rate FP64 (sm_80,
+ * sm_90: 64 DFMA a clock an SM, the IMAD rate) does them on its own pipe,
+ * beside the horizontal IMADs, exactly: every value below is an integer
+ * below 2^38, which a double holds exactly (53-bit significand), so each
+ * DFMA rounds nothing.
+ *
+ * Arithmetic, for intermediates t < 2^19 (blur.h: t = (sum wx p + 2^7) >> 8
+ * <= (2047 * 65536 + 128) >> 8 < 2^19 for samples p of at most 11 bits):
+ * - an operand s (one intermediate, or a pair of symmetric taps' two
+ *   summed, s < 2^20) is the double 2^20 + s, made by one 32-bit add into
+ *   its high word (f64_operand: the exponent of 2^20 and s as the top 20
+ *   bits of the significand; the low word is 0), no conversion;
+ * - the sum starts at 2^23 - 2^20 W (W the weights the sum multiplies, pairs
+ *   and centre: f64_start), so that after the DFMAs w (2^20 + s) it is
+ *   exactly 2^23 + sum w s, blur.h's vertical sum with its rounding term;
+ * - the result, floor(sum / 2^24) (cf_blur_round_v), is one DFMA rounding
+ *   toward zero: sum 2^-24 + 2^52 lies in [2^52, 2^53), whose unit is 1, so
+ *   its low word is the floor (f64_result).
+ * Bounds: |2^23 - 2^20 W| <= 2^36 (W <= 65536), each product w (2^20 + s)
+ * < 2^16 2^21, every partial sum an integer of magnitude below 2^38. */
+#ifndef CUDAFILTERS_KERNELS_BLUR_F64_CUH
+#define CUDAFILTERS_KERNELS_BLUR_F64_CUH
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace cf_blur_cuda {
+
+/* Samples of at most this many bits (16 - shift) take the FP64 sums. */
+constexpr int kF64MaxDepth = 11;
+
+/* Whether this build has the FP64 sums' code for the architecture it runs
+ * on: sm_80 and sm_90 and later, the GPUs with full-rate FP64 (the others'
+ * machine code leaves the kernels' FP64 branch out; the host never picks it
+ * there: f64_sums). */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900
+#define CF_BLUR_F64_BUILT 1
+#else
+#define CF_BLUR_F64_BUILT 0
+#endif
+
+/* The double 2^20 + s for s < 2^20 (its bits: high word 0x41300000 + s,
+ * low word 0). */
+__device__ __forceinline__ double f64_operand(uint32_t s)
+{
+    return __hiloint2double((int)(0x41300000u + s), 0);
+}
+
+/* floor(sum / 2^24) of a sum made as above, 0 <= sum < 2^52. */
+__device__ __forceinline__ uint32_t f64_result(double sum)
+{
+    return (uint32_t)__double2loint(__fma_rz(sum, 0x1p-24, 0x1p52));
+}
+
+/* The start of a vertical sum whose weights (every pair's once, and the
+ * centre's) add up to weights: 2^23 - 2^20 weights. Host and device. */
+__host__ __device__ constexpr double f64_start(uint32_t weights)
+{
+    return 0x1p23 - 0x1p20 * (double)weights;
+}
+
+/* Whether the vertical sums of plane p run on the FP64 units: 16-bit
+ * samples of at most kF64MaxDepth bits, on a current device of full-rate
+ * FP64 (cf_device_fast_fp64), unless the test hook cf_blur_cuda_allow_fp64
+ * turned them off. Host code (blur_dispatch.cu); thread-safe. */
+bool f64_sums(int sample_bytes, int shift);
+
+} // namespace cf_blur_cuda
+
+#endif
