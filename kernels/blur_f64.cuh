@@ -30,6 +30,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace cf_blur_cuda {
 
@@ -57,6 +58,44 @@ __device__ __forceinline__ double f64_operand(uint32_t s)
 __device__ __forceinline__ uint32_t f64_result(double sum)
 {
     return (uint32_t)__double2loint(__fma_rz(sum, 0x1p-24, 0x1p52));
+}
+
+/* A vertical sum's step, sum + w s, in the arithmetic of Acc: double (w a
+ * double; s, below 2^20, as f64_operand) or an unsigned integer (w an
+ * integer). */
+template <typename Acc, typename W>
+__device__ __forceinline__ Acc vsum_mac(Acc sum, W w, uint32_t s)
+{
+    if constexpr (std::is_same_v<Acc, double>)
+        return fma(w, f64_operand(s), sum);
+    else
+        return sum + (Acc)w * s;
+}
+
+/* A vertical sum's result, floor(sum / 2^24) (the sum started at 2^23,
+ * cf_blur_round_v's rounding, or at f64_start). */
+template <typename Acc>
+__device__ __forceinline__ uint32_t vsum_result(Acc sum)
+{
+    if constexpr (std::is_same_v<Acc, double>)
+        return f64_result(sum);
+    else
+        return (uint32_t)(sum >> 24);
+}
+
+/* True, after a trap, in a kernel of FP64 sums (F64) whose machine code is
+ * for an architecture without them (CF_BLUR_F64_BUILT 0): such a kernel
+ * returns at once (the host never launches it: f64_sums). */
+template <bool F64>
+__device__ __forceinline__ bool f64_left_out()
+{
+#if !CF_BLUR_F64_BUILT
+    if constexpr (F64) {
+        __trap();
+        return true;
+    }
+#endif
+    return false;
 }
 
 /* The start of a vertical sum whose weights (every pair's once, and the

@@ -258,12 +258,8 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
 {
     cf_pdl_begin();
     static_assert(!F64 || sizeof(T) == 2, "FP64 sums for 16-bit planes");
-#if !CF_BLUR_F64_BUILT
-    if constexpr (F64) {
-        __trap(); // never launched here (f64_sums)
+    if (cf_blur_cuda::f64_left_out<F64>())
         return;
-    }
-#endif
     // The sums: 32- or 64-bit integers, or on the FP64 units (blur_f64.cuh).
     using VAcc = std::conditional_t<F64, double, typename SepTypes<T>::VAcc>;
     using Mid = typename SepTypes<T>::Mid;
@@ -294,7 +290,7 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
                 if constexpr (F64)
                     acc[o][v] = taps.start;
                 else
-                    acc[o][v] = 0;
+                    acc[o][v] = 1u << 23; // cf_blur_round_v's rounding
             }
         auto load = [&](int k, uint32_t *v) {
             if constexpr (VC == 4) { // 4 16-bit intermediates
@@ -320,12 +316,8 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
                     load(top + t0 + o + j, a);
                     load(bottom - t0 + o - j, b);
 #pragma unroll
-                    for (int v = 0; v < VC; v++) {
-                        if constexpr (F64)
-                            acc[o][v] = fma(w, cf_blur_cuda::f64_operand(a[v] + b[v]), acc[o][v]);
-                        else
-                            acc[o][v] += (VAcc)w * (a[v] + b[v]);
-                    }
+                    for (int v = 0; v < VC; v++)
+                        acc[o][v] = cf_blur_cuda::vsum_mac(acc[o][v], w, a[v] + b[v]);
                 }
             }
         }
@@ -334,12 +326,8 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
             uint32_t a[VC];
             load(top + R + o, a);
 #pragma unroll
-            for (int v = 0; v < VC; v++) {
-                if constexpr (F64)
-                    acc[o][v] = fma(taps.centre, cf_blur_cuda::f64_operand(a[v]), acc[o][v]);
-                else
-                    acc[o][v] += (VAcc)taps.centre * a[v];
-            }
+            for (int v = 0; v < VC; v++)
+                acc[o][v] = cf_blur_cuda::vsum_mac(acc[o][v], taps.centre, a[v]);
         }
         __syncthreads(); // the table is rewritten for the next tile
         if (x >= samples)
@@ -352,12 +340,8 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
             T *d = reinterpret_cast<T *>(dst + (size_t)y * dst_pitch) + x;
 #pragma unroll
             for (int v = 0; v < VC; v++)
-                if (x + v < samples) {
-                    if constexpr (F64)
-                        d[v] = (T)(cf_blur_cuda::f64_result(acc[o][v]) << shift);
-                    else
-                        d[v] = (T)(cf_blur_round_v(acc[o][v]) << shift);
-                }
+                if (x + v < samples)
+                    d[v] = (T)(cf_blur_cuda::vsum_result(acc[o][v]) << shift);
         }
     }
 }

@@ -299,12 +299,8 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
 {
     cf_pdl_begin();
     static_assert(!F64 || sizeof(T) == 2, "FP64 sums for 16-bit planes");
-#if !CF_BLUR_F64_BUILT
-    if constexpr (F64) {
-        __trap(); // never launched here (f64_sums)
+    if (cf_blur_cuda::f64_left_out<F64>())
         return;
-    }
-#endif
     using Shape = TileShape<C, R>;
     static_assert(RV >= 1 && RV <= R, "a vertical radius up to R");
     // Staged and filtered rows: the tile's and RV above and below it.
@@ -372,63 +368,50 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
         // it spilled about 550 bytes a thread (radii up to 40 do not).
         constexpr int kVChunk = RV > 40 ? 8 : RV;
         static_assert(RV % kVChunk == 0, "whole chunks of vertical taps");
-        if constexpr (F64) {
-            // The same sums on the FP64 units (blur_f64.cuh): each pair's
-            // two intermediates added into an operand's high word, one
-            // DFMA a pair and output.
-            double acc[kNV];
+        // The sums: 32- or 64-bit integers, or on the FP64 units
+        // (blur_f64.cuh: each pair's two intermediates added into an
+        // operand's high word, one DFMA a pair and output).
+        using VAcc = std::conditional_t<F64, double, typename TileAcc<T>::type>;
+        auto weight = [&](int t) { // pair t
+            if constexpr (F64)
+                return taps64.y[t];
+            else
+                return (VAcc)taps.y[t];
+        };
+        auto centre_weight = [&] {
+            if constexpr (F64)
+                return taps64.yc;
+            else
+                return (VAcc)taps.yc;
+        };
+        VAcc acc[kNV];
 #pragma unroll
-            for (int o = 0; o < kNV; o++) acc[o] = taps64.start;
+        for (int o = 0; o < kNV; o++) {
+            if constexpr (F64)
+                acc[o] = taps64.start;
+            else
+                acc[o] = 1u << 23;
+        }
 #pragma unroll 1
-            for (int t0 = 0; t0 < RV; t0 += kVChunk)
+        for (int t0 = 0; t0 < RV; t0 += kVChunk)
 #pragma unroll
-                for (int j = 0; j < kVChunk; j++) {
-                    const int t = t0 + j;
-                    const double w = taps64.y[t];
+            for (int j = 0; j < kVChunk; j++) {
+                const int t = t0 + j;
+                const auto w = weight(t);
 #pragma unroll
-                    for (int o = 0; o < kNV; o++)
-                        acc[o] = fma(w,
-                                     cf_blur_cuda::f64_operand(m[(o + t) * MID_SP] +
-                                                               m[(o + 2 * RV - t) * MID_SP]),
-                                     acc[o]);
-                }
-            if (sx_out + x < samples) {
-#pragma unroll
-                for (int o = 0; o < kNV; o++) {
-                    const int y = y0 + r0 + o;
-                    if (y >= p.height)
-                        break;
-                    const double sum =
-                        fma(taps64.yc, cf_blur_cuda::f64_operand(m[(o + RV) * MID_SP]), acc[o]);
-                    reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
-                        (T)(cf_blur_cuda::f64_result(sum) << p.shift);
-                }
+                for (int o = 0; o < kNV; o++)
+                    acc[o] = cf_blur_cuda::vsum_mac(
+                        acc[o], w, m[(o + t) * MID_SP] + m[(o + 2 * RV - t) * MID_SP]);
             }
-        } else {
-            using VAcc = typename TileAcc<T>::type;
-            VAcc acc[kNV];
+        if (sx_out + x < samples) {
 #pragma unroll
-            for (int o = 0; o < kNV; o++) acc[o] = 1u << 23;
-#pragma unroll 1
-            for (int t0 = 0; t0 < RV; t0 += kVChunk)
-#pragma unroll
-                for (int j = 0; j < kVChunk; j++) {
-                    const int t = t0 + j;
-                    const VAcc w = taps.y[t];
-#pragma unroll
-                    for (int o = 0; o < kNV; o++)
-                        acc[o] += w * (m[(o + t) * MID_SP] + m[(o + 2 * RV - t) * MID_SP]);
-                }
-            if (sx_out + x < samples) {
-#pragma unroll
-                for (int o = 0; o < kNV; o++) {
-                    const int y = y0 + r0 + o;
-                    if (y >= p.height)
-                        break;
-                    const VAcc sum = acc[o] + (VAcc)taps.yc * m[(o + RV) * MID_SP];
-                    reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
-                        (T)((uint32_t)(sum >> 24) << p.shift);
-                }
+            for (int o = 0; o < kNV; o++) {
+                const int y = y0 + r0 + o;
+                if (y >= p.height)
+                    break;
+                const VAcc sum = cf_blur_cuda::vsum_mac(acc[o], centre_weight(), m[(o + RV) * MID_SP]);
+                reinterpret_cast<T *>(p.dst + (size_t)y * p.dst_pitch)[sx_out + x] =
+                    (T)(cf_blur_cuda::vsum_result(sum) << p.shift);
             }
         }
         // The next tile's staging writes `in`, which every thread has

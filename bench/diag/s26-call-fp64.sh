@@ -14,32 +14,10 @@ cd "$(dirname "$0")/../.."
 d=$PWD/.dev-s26
 OUT=${OUT:-/tmp/cf-out}; mkdir -p "$OUT/l"; L=$OUT/l
 exec > "$OUT/call.log" 2>&1
-T0=$SECONDS
-stamp() { echo; echo "=== [t=$((SECONDS - T0)) s] $*"; }
-g() { grep -E "^\[  (FAILED|PASSED|SKIPPED) |^\[==========\]|Failure|ERROR SUMMARY|RACECHECK SUMMARY|error:" | head -${N:-12}; }
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
-export PATH=/usr/local/cuda/bin:$PATH
-source $d/rt/env.sh
-export LD_LIBRARY_PATH=$d/build/core:$LD_LIBRARY_PATH GST_PLUGIN_PATH=$d/build/plugins
-export GST_REGISTRY=/tmp/reg-s26.bin
-TG=$d/build/tests/test-kernels-gpu
-stamp "kernel GPU tests (4 shards, not the scheduler's), memcheck and racecheck beside them"
-F="GpuExact.BlurMethodsSmallFrames:GpuExact.BlurForcedMethod*:GpuExact.BlurFp64VerticalSumsAndIntegerOnes"
-pids=()
-for i in 0 1 2 3; do
-    GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 200 $TG --gtest_filter='-SchedulerGpu.*' > $L/kgpu$i.log 2>&1 &
-    pids+=($!)
-done
-for tool in memcheck racecheck; do
-    timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 $TG --gtest_filter="$F" > $L/$tool.log 2>&1 &
-    pids+=($!)
-done
-for p in "${pids[@]}"; do wait "$p"; echo "job $p rc $?"; done
-for f in kgpu0 kgpu1 kgpu2 kgpu3 memcheck racecheck; do echo "-- $f"; g < $L/$f.log; done
+source bench/diag/lib-gpu-tests.sh
+gpu_setup "$d"
+gpu_tests "GpuExact.BlurMethodsSmallFrames:GpuExact.BlurForcedMethod*:GpuExact.BlurFp64VerticalSumsAndIntegerOnes"
 grep -h -E "^\[ +(OK|FAILED) +\] GpuExact.BlurFp64" $L/kgpu*.log
-stamp "the scheduler's GPU tests, alone; the element tests"
-timeout 60 $TG --gtest_filter='SchedulerGpu.*' > $L/sched.log 2>&1; echo "rc $?"; g < $L/sched.log
-timeout 200 $d/build/tests/test-elements > $L/el.log 2>&1; echo "elements rc $?"; g < $L/el.log
 stamp "cf-bench --only P010 --reps 10 (the table's picks)"
 timeout -k 5 120 $d/build/bench/cf-bench --only P010 --reps 10 > $OUT/p010.txt 2>&1
 echo "rc $?"; grep -v "^| blur" $OUT/p010.txt | head -4; grep "^| blur" $OUT/p010.txt | cut -d'|' -f2,3,8

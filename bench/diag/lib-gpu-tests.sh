@@ -1,0 +1,41 @@
+# Sourced by the GPU-host call scripts from session 26 on (bash): the
+# preamble and the GPU test block they share.
+#   gpu_setup DIR   the layout DIR (bench/diag/s26-prepare.sh makes one):
+#                   its GStreamer runtime, library and plugin on the
+#                   search paths; TG its test-kernels-gpu; stamp, g.
+#   gpu_tests FILTER  every kernel GPU test but the scheduler's (4 shards)
+#                   with compute-sanitizer memcheck and racecheck of the
+#                   tests FILTER names beside them, then the scheduler's
+#                   tests alone and every element test; logs in $L,
+#                   summaries on stdout.
+T0=$SECONDS
+stamp() { echo; echo "=== [t=$((SECONDS - T0)) s] $*"; }
+g() { grep -E "^\[  (FAILED|PASSED|SKIPPED) |^\[==========\]|Failure|ERROR SUMMARY|RACECHECK SUMMARY|error:" | head -${N:-12}; }
+
+gpu_setup() {
+    d=$1
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader
+    export PATH=/usr/local/cuda/bin:$PATH
+    source "$d/rt/env.sh"
+    export LD_LIBRARY_PATH=$d/build/core:$LD_LIBRARY_PATH GST_PLUGIN_PATH=$d/build/plugins
+    export GST_REGISTRY=/tmp/reg-$(basename "$d").bin
+    TG=$d/build/tests/test-kernels-gpu
+}
+
+gpu_tests() {
+    local filter=$1 pids=() i tool p f
+    stamp "kernel GPU tests (4 shards, not the scheduler's), memcheck and racecheck beside them"
+    for i in 0 1 2 3; do
+        GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 200 $TG --gtest_filter='-SchedulerGpu.*' > $L/kgpu$i.log 2>&1 &
+        pids+=($!)
+    done
+    for tool in memcheck racecheck; do
+        timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 $TG --gtest_filter="$filter" > $L/$tool.log 2>&1 &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p"; echo "job $p rc $?"; done
+    for f in kgpu0 kgpu1 kgpu2 kgpu3 memcheck racecheck; do echo "-- $f"; g < $L/$f.log; done
+    stamp "the scheduler's GPU tests, alone; the element tests"
+    timeout 60 $TG --gtest_filter='SchedulerGpu.*' > $L/sched.log 2>&1; echo "rc $?"; g < $L/sched.log
+    timeout 200 $d/build/tests/test-elements > $L/el.log 2>&1; echo "elements rc $?"; g < $L/el.log
+}
