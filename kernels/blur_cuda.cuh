@@ -31,11 +31,11 @@
  *     convolution. Needs symmetric kernels (cf_blur_make_kernel's are).
  *
  * All have the arithmetic of blur.h and are compared with the CPU
- * reference bit for bit (tests/test_kernels_gpu.cpp). The tile and
- * two-pass methods do the vertical sums of 10-bit planes (P010) on the
- * FP64 units where the GPU has full-rate FP64 (blur_f64.cuh: exact, and on
- * a pipe of their own), elsewhere and for 16-bit samples as 64-bit
- * integer multiply-adds. */
+ * reference bit for bit (tests/test_kernels_gpu.cpp). On Hopper the tile
+ * and two-pass methods do P010's vertical sums (samples of at most 11 bits
+ * shifted up to the top of 16) on the FP64 units (blur_f64.cuh: exact, and
+ * on a pipe of their own); elsewhere, and for GRAY16 and I420_10LE, whose
+ * samples may use all 16 bits, as 64-bit integer multiply-adds. */
 #ifndef CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
 #define CUDAFILTERS_KERNELS_BLUR_CUDA_CUH
 
@@ -90,10 +90,12 @@ bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
 
 /* Queues the tile method on stream, one launch a plane. Returns the first
  * launch error; cudaErrorInvalidValue when it does not take the frame
- * (tile_takes with shared_limit, the current device's: shared_limit()). */
+ * (tile_takes with shared_limit, the current device's: shared_limit()).
+ * *f64_used: whether a plane's launch did its vertical sums on the FP64
+ * units (f64_sums, blur_f64.cuh). */
 cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                      const cf_blur_plane *planes, int n_planes, int shared_limit,
-                     cudaStream_t stream);
+                     cudaStream_t stream, bool *f64_used);
 
 /* The radius the sliding-window method runs a kernel of radius r on for
  * samples of sample_bytes bytes (the smallest built one at least r), or 0
@@ -125,10 +127,12 @@ bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 /* Queues the two-pass method on stream, plane by plane, through tmp:
  * device memory of tmp_pitch bytes a row (at least 4 bytes a sample of the
  * widest plane, a multiple of 16) and one row more than the tallest plane
- * (blur_filter.c's scratch). Returns the first launch error. */
+ * (blur_filter.c's scratch). Returns the first launch error. *f64_used:
+ * whether a plane's columns pass did its sums on the FP64 units
+ * (f64_sums, blur_f64.cuh). */
 cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
-                    cudaStream_t stream);
+                    cudaStream_t stream, bool *f64_used);
 
 /* Shared memory a block of the tensor-core method needs for horizontal
  * radius rx and vertical radius ry (the larger of its two passes'), bytes. */

@@ -130,17 +130,13 @@ thread_local cf_blur_method t_last = CF_BLUR_METHOD_AUTO;
 std::atomic<bool> g_allow_fp64{ true };
 thread_local bool t_last_fp64 = false;
 
-/* Records a successful launch of method m: the method, and whether a plane
- * had its vertical sums on the FP64 units (the methods that have them ask
- * cf_blur_cuda::f64_sums per plane, as this does). */
-void ran(cf_blur_method m, const cf_blur_plane *planes, int n_planes)
+/* Records a successful launch of method m, and whether it did a plane's
+ * vertical sums on the FP64 units (as the tile and two-pass methods
+ * report). */
+void ran(cf_blur_method m, bool f64_used = false)
 {
     t_last = m;
-    t_last_fp64 = false;
-    if (m == CF_BLUR_METHOD_TILE || m == CF_BLUR_METHOD_SEP)
-        for (int i = 0; i < n_planes; i++)
-            t_last_fp64 = t_last_fp64 ||
-                          cf_blur_cuda::f64_sums(planes[i].sample_bytes, planes[i].shift);
+    t_last_fp64 = f64_used;
 }
 
 /* Whether method m takes the frame on a GPU whose blocks may have
@@ -271,22 +267,24 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
         cf_blur_cuda::reg_run(*kx, *ky, planes, n_planes, limit,
                               g_split.load(std::memory_order_relaxed), s, &err)) {
         if (err == cudaSuccess)
-            ran(m, planes, n_planes);
+            ran(m);
         return CF_CUDA_CHECK(err);
     }
+    bool f64 = false;
     if (m == CF_BLUR_METHOD_TILE || m == CF_BLUR_METHOD_SLIDE) {
         const cf_status st = CF_CUDA_CHECK(
-            m == CF_BLUR_METHOD_TILE ? cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, limit, s)
-                                     : cf_blur_cuda::slide_run(*kx, *ky, planes, n_planes, s));
+            m == CF_BLUR_METHOD_TILE
+                ? cf_blur_cuda::tile_run(*kx, *ky, planes, n_planes, limit, s, &f64)
+                : cf_blur_cuda::slide_run(*kx, *ky, planes, n_planes, s));
         if (st == CF_OK)
-            ran(m, planes, n_planes);
+            ran(m, f64);
         return st;
     }
     if (m == CF_BLUR_METHOD_TENSOR) {
         const cf_status st =
             CF_CUDA_CHECK(cf_blur_cuda::tensor_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s));
         if (st == CF_OK)
-            ran(m, planes, n_planes);
+            ran(m);
         return st;
     }
     if (m == CF_BLUR_METHOD_REG && forced == CF_BLUR_METHOD_REG)
@@ -297,8 +295,8 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
     if (!cf_blur_cuda::sep_takes(*kx, *ky, planes, n_planes))
         return cf_set_error(CF_ERROR_UNSUPPORTED_FORMAT, "blur: asymmetric taps");
     const cf_status st =
-        CF_CUDA_CHECK(cf_blur_cuda::sep_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s));
+        CF_CUDA_CHECK(cf_blur_cuda::sep_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s, &f64));
     if (st == CF_OK)
-        ran(CF_BLUR_METHOD_SEP, planes, n_planes);
+        ran(CF_BLUR_METHOD_SEP, f64);
     return st;
 }

@@ -3,12 +3,15 @@
  *
  * Why: a 16-bit plane's vertical sums need 64 bits (blur.h's bounds), and
  * the 64-bit integer multiply-add (IMAD.WIDE) runs at 41% of the 32-bit
- * IMAD rate on the same pipe as the horizontal pass's IMADs (H200: 6.9
- * against 16.7 T/s, cf-bench's ceilings). A GPU with full-rate FP64 (sm_80,
- * sm_90: 64 DFMA a clock an SM, the IMAD rate) does them on its own pipe,
- * beside the horizontal IMADs, exactly: every value below is an integer
- * below 2^38, which a double holds exactly (53-bit significand), so each
- * DFMA rounds nothing.
+ * IMAD rate on the pipe of the horizontal pass's IMADs (H200: 6.9 against
+ * 16.7 T/s, cf-bench's ceilings). Hopper has 64 DFMA units an SM, as many
+ * as IMAD lanes (H200: 14.2 T DFMA/s measured), on a pipe of their own, and
+ * does them there exactly: every value below is an integer below 2^38,
+ * which a double holds exactly (53-bit significand), so each DFMA rounds
+ * nothing. The tile and two-pass methods use them there (f64_sums; 2-16%
+ * faster on P010, bench/results/2026-12-03-h200-s26-17-fp64.md). A100 and
+ * B200 also have fast FP64 (A100 32 DFMA a clock an SM, half its IMAD
+ * rate); unmeasured, they keep the integer sums.
  *
  * Arithmetic, for intermediates t < 2^19 (blur.h: t = (sum wx p + 2^7) >> 8
  * <= (2047 * 65536 + 128) >> 8 < 2^19 for samples p of at most 11 bits):
@@ -36,16 +39,6 @@ namespace cf_blur_cuda {
 
 /* Samples of at most this many bits (16 - shift) take the FP64 sums. */
 constexpr int kF64MaxDepth = 11;
-
-/* Whether this build has the FP64 sums' code for the architecture it runs
- * on: sm_80 and sm_90 and later, the GPUs with full-rate FP64 (the others'
- * machine code leaves the kernels' FP64 branch out; the host never picks it
- * there: f64_sums). */
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ >= 900
-#define CF_BLUR_F64_BUILT 1
-#else
-#define CF_BLUR_F64_BUILT 0
-#endif
 
 /* The double 2^20 + s for s < 2^20 (its bits: high word 0x41300000 + s,
  * low word 0). */
@@ -83,21 +76,6 @@ __device__ __forceinline__ uint32_t vsum_result(Acc sum)
         return (uint32_t)(sum >> 24);
 }
 
-/* True, after a trap, in a kernel of FP64 sums (F64) whose machine code is
- * for an architecture without them (CF_BLUR_F64_BUILT 0): such a kernel
- * returns at once (the host never launches it: f64_sums). */
-template <bool F64>
-__device__ __forceinline__ bool f64_left_out()
-{
-#if !CF_BLUR_F64_BUILT
-    if constexpr (F64) {
-        __trap();
-        return true;
-    }
-#endif
-    return false;
-}
-
 /* The start of a vertical sum whose weights (every pair's once, and the
  * centre's) add up to weights: 2^23 - 2^20 weights. Host and device. */
 __host__ __device__ constexpr double f64_start(uint32_t weights)
@@ -105,10 +83,13 @@ __host__ __device__ constexpr double f64_start(uint32_t weights)
     return 0x1p23 - 0x1p20 * (double)weights;
 }
 
-/* Whether the vertical sums of plane p run on the FP64 units: 16-bit
- * samples of at most kF64MaxDepth bits, on a current device of full-rate
- * FP64 (cf_device_fast_fp64), unless the test hook cf_blur_cuda_allow_fp64
- * turned them off. Host code (blur_dispatch.cu); thread-safe. */
+/* Whether the vertical sums of a plane of sample_bytes-byte samples
+ * shifted up by shift bits run on the FP64 units: 16-bit samples of at
+ * most kF64MaxDepth bits (16 - shift), on a current device of Hopper's
+ * FP64 (cf_device_fast_fp64), unless the test hook
+ * cf_blur_cuda_allow_fp64 turned them off. The methods ask per plane and
+ * report what they launched (tile_run, sep_run). Host code
+ * (blur_dispatch.cu); thread-safe. */
 bool f64_sums(int sample_bytes, int shift);
 
 } // namespace cf_blur_cuda

@@ -9,7 +9,9 @@
  * integer pipe beside the multiplier. The sums are the very integers of the
  * tap-by-tap loop: unsigned arithmetic is exact modulo 2^32 (2^64 for the
  * vertical sums of 16-bit samples) and blur.h's bounds keep the true sums
- * below it. Pairs go kChunk at a time, unrolled; the pair count is rounded
+ * below it. On Hopper the columns pass of P010 makes its sums as doubles
+ * instead, one DFMA a pair, exact below 2^53 (blur_f64.cuh; sep_cols'
+ * F64). Pairs go kChunk at a time, unrolled; the pair count is rounded
  * up to a multiple of kChunk with zero weights, which add nothing.
  *
  * Rows (sep_rows; 8-bit planes: sep_rows8 in blur_sep_rows8.cuh, two taps
@@ -258,8 +260,6 @@ sep_cols(const typename SepTypes<T>::Mid *__restrict__ tmp, size_t tmp_pitch,
 {
     cf_pdl_begin();
     static_assert(!F64 || sizeof(T) == 2, "FP64 sums for 16-bit planes");
-    if (cf_blur_cuda::f64_left_out<F64>())
-        return;
     // The sums: 32- or 64-bit integers, or on the FP64 units (blur_f64.cuh).
     using VAcc = std::conditional_t<F64, double, typename SepTypes<T>::VAcc>;
     using Mid = typename SepTypes<T>::Mid;
@@ -403,10 +403,12 @@ cudaError_t launch_cols(const std::conditional_t<F64, SepTapsF64, SepTaps> &ty,
 }
 
 /* pairs: the horizontal taps for sep_rows8 (8-bit planes), or null for
- * sep_rows. */
+ * sep_rows; f64: the columns pass's sums on the FP64 units (16-bit planes
+ * only; sep_run asks cf_blur_cuda::f64_sums). */
 template <typename T>
 cudaError_t sep_plane(const SepTaps &tx, const SepPairTaps *pairs, const SepTaps &ty,
-                      const cf_blur_plane &p, void *scratch, size_t tmp_pitch, cudaStream_t stream)
+                      const cf_blur_plane &p, bool f64, void *scratch, size_t tmp_pitch,
+                      cudaStream_t stream)
 {
     using Mid = typename SepTypes<T>::Mid;
     Mid *tmp = static_cast<Mid *>(scratch);
@@ -420,7 +422,7 @@ cudaError_t sep_plane(const SepTaps &tx, const SepPairTaps *pairs, const SepTaps
     if (err != cudaSuccess)
         return err;
     if constexpr (sizeof(T) == 2)
-        if (cf_blur_cuda::f64_sums(p.sample_bytes, p.shift))
+        if (f64)
             return launch_cols<T, true>(make_taps_f64(ty), p, tmp, tmp_pitch, stream);
     return launch_cols<T, false>(ty, p, tmp, tmp_pitch, stream);
 }
@@ -444,8 +446,9 @@ bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
 
 cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
-                    cudaStream_t stream)
+                    cudaStream_t stream, bool *f64_used)
 {
+    *f64_used = false;
     const SepTaps tx = make_taps(kx), ty = make_taps(ky);
     bool eight = false; // a plane of 8-bit samples, whose rows pass takes DP2A pairs
     for (int i = 0; i < n_planes; i++) eight = eight || planes[i].sample_bytes == 1;
@@ -459,12 +462,14 @@ cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         const cf_blur_plane &p = planes[i];
         if (p.width < 1 || p.height < 1)
             continue;
+        const bool f64 = cf_blur_cuda::f64_sums(p.sample_bytes, p.shift);
         const cudaError_t err =
             p.sample_bytes == 1
-                ? sep_plane<uint8_t>(tx, pairs, ty, p, tmp, tmp_pitch, stream)
-                : sep_plane<uint16_t>(tx, nullptr, ty, p, tmp, tmp_pitch, stream);
+                ? sep_plane<uint8_t>(tx, pairs, ty, p, false, tmp, tmp_pitch, stream)
+                : sep_plane<uint16_t>(tx, nullptr, ty, p, f64, tmp, tmp_pitch, stream);
         if (err != cudaSuccess)
             return err;
+        *f64_used = *f64_used || f64;
     }
     return cudaSuccess;
 }

@@ -21,7 +21,8 @@
  * sums w[t] * (p[t] + p[2R - t]) over the R pairs plus the centre: one
  * multiply-add a pair. Those are the very integers of the tap-by-tap sum:
  * unsigned arithmetic is exact modulo 2^32 (horizontal) and 2^64
- * (vertical), and blur.h's bounds keep the true sums below either.
+ * (vertical), and blur.h's bounds keep the true sums below either; P010's
+ * vertical sums on Hopper are doubles, exact below 2^53 (blur_f64.cuh).
  *
  * A block (tile_threads(R) threads) makes a tile of kTileS samples
  * (kTileS / C pixels) by TILE_H rows (64; 128 from radius 24). It stages
@@ -33,7 +34,8 @@
  * item from a window of the row, into 32-bit intermediates in shared
  * memory (the tile's columns and all TILE_H + 2R rows); the vertical pass
  * kNV rows of one sample column per thread from a window of the
- * intermediates (64-bit sums for 16-bit samples, 32-bit for 8-bit). Rows
+ * intermediates (64-bit sums for 16-bit samples, 32-bit for 8-bit; FP64
+ * for P010 on Hopper, F64 in the template). Rows
  * of both arrays have an odd number of words, so the 32 lanes of a warp,
  * which take 32 consecutive rows in the horizontal pass, hit 32 different
  * banks. */
@@ -299,8 +301,6 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
 {
     cf_pdl_begin();
     static_assert(!F64 || sizeof(T) == 2, "FP64 sums for 16-bit planes");
-    if (cf_blur_cuda::f64_left_out<F64>())
-        return;
     using Shape = TileShape<C, R>;
     static_assert(RV >= 1 && RV <= R, "a vertical radius up to R");
     // Staged and filtered rows: the tile's and RV above and below it.
@@ -358,8 +358,9 @@ blur_tile(const __grid_constant__ TilePlane p, const __grid_constant__ TileTaps 
         }
         __syncthreads();
         // Vertical: sample column x of the tile, output rows r0 .. r0 +
-        // kNV - 1 from intermediate rows r0 .. r0 + kNV + 2RV - 1. Sums
-        // start at 2^23, the rounding of cf_blur_round_v.
+        // kNV - 1 from intermediate rows r0 .. r0 + kNV + 2RV - 1. Integer
+        // sums start at 2^23, the rounding of cf_blur_round_v; FP64 ones at
+        // f64_start, which has it.
         const int x = tid % kTileS, r0 = tid / kTileS * kNV;
         const uint32_t *m = mid + r0 * MID_SP + x;
         // Every tap unrolled, but radius 48 goes kVChunk taps at a time (a
@@ -451,39 +452,40 @@ cudaError_t launch_tile_sums(const TileTaps &taps, const cf_blur_plane &pl, cuda
                      (size_t)bytes, stream, p, taps, taps64);
 }
 
-/* launch_tile_sums with the FP64 vertical sums where the plane takes them
- * (cf_blur_cuda::f64_sums; 16-bit planes only, so 8-bit ones build one
+/* launch_tile_sums with the FP64 vertical sums if f64 (tile_run asks
+ * cf_blur_cuda::f64_sums; 16-bit planes only, so 8-bit ones build one
  * kernel a radius). */
 template <typename T, int C, int R, int RV>
-cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
+cudaError_t launch_tile(const TileTaps &taps, const cf_blur_plane &pl, bool f64,
+                        cudaStream_t stream)
 {
     if constexpr (sizeof(T) == 2)
-        if (cf_blur_cuda::f64_sums(pl.sample_bytes, pl.shift))
+        if (f64)
             return launch_tile_sums<T, C, R, RV, true>(taps, pl, stream);
     return launch_tile_sums<T, C, R, RV, false>(taps, pl, stream);
 }
 
 /* launch_tile for built radius R and vertical radius RV (tile_v_radius). */
 template <typename T, int C, int R>
-cudaError_t launch_tile_v(int RV, const TileTaps &taps, const cf_blur_plane &p,
+cudaError_t launch_tile_v(int RV, const TileTaps &taps, const cf_blur_plane &p, bool f64,
                           cudaStream_t stream)
 {
     if constexpr (R <= kReducedMaxR) {
         if (RV == tile_v_quarter(R) && RV < R)
-            return launch_tile<T, C, R, tile_v_quarter(R)>(taps, p, stream);
+            return launch_tile<T, C, R, tile_v_quarter(R)>(taps, p, f64, stream);
         if (RV == tile_v_half(R) && RV < R)
-            return launch_tile<T, C, R, tile_v_half(R)>(taps, p, stream);
+            return launch_tile<T, C, R, tile_v_half(R)>(taps, p, f64, stream);
     }
-    return launch_tile<T, C, R, R>(taps, p, stream);
+    return launch_tile<T, C, R, R>(taps, p, f64, stream);
 }
 
 template <typename T, int C>
 cudaError_t launch_tile_radius(int R, int RV, const TileTaps &taps, const cf_blur_plane &p,
-                               cudaStream_t stream)
+                               bool f64, cudaStream_t stream)
 {
     switch (R) {
 #define CF_TILE_CASE(r) \
-    case r: return launch_tile_v<T, C, r>(RV, taps, p, stream);
+    case r: return launch_tile_v<T, C, r>(RV, taps, p, f64, stream);
         CF_TILE_CASE(2) CF_TILE_CASE(4) CF_TILE_CASE(6) CF_TILE_CASE(8) CF_TILE_CASE(12)
         CF_TILE_CASE(16) CF_TILE_CASE(20) CF_TILE_CASE(24) CF_TILE_CASE(32) CF_TILE_CASE(40)
         CF_TILE_CASE(48)
@@ -519,8 +521,9 @@ bool tile_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blu
 
 cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                      const cf_blur_plane *planes, int n_planes, int shared_limit,
-                     cudaStream_t stream)
+                     cudaStream_t stream, bool *f64_used)
 {
+    *f64_used = false;
     if (!tile_takes(kx, ky, planes, n_planes, shared_limit))
         return cudaErrorInvalidValue;
     const int R = tile_radius(std::max(kx.size, ky.size) / 2);
@@ -536,15 +539,17 @@ cudaError_t tile_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         const cf_blur_plane &p = planes[i];
         if (p.width < 1 || p.height < 1)
             continue;
+        const bool f64 = cf_blur_cuda::f64_sums(p.sample_bytes, p.shift);
         cudaError_t err;
         if (p.sample_bytes == 1)
-            err = p.channels == 1 ? launch_tile_radius<uint8_t, 1>(R, RV, taps, p, stream)
-                                  : launch_tile_radius<uint8_t, 2>(R, RV, taps, p, stream);
+            err = p.channels == 1 ? launch_tile_radius<uint8_t, 1>(R, RV, taps, p, false, stream)
+                                  : launch_tile_radius<uint8_t, 2>(R, RV, taps, p, false, stream);
         else
-            err = p.channels == 1 ? launch_tile_radius<uint16_t, 1>(R, RV, taps, p, stream)
-                                  : launch_tile_radius<uint16_t, 2>(R, RV, taps, p, stream);
+            err = p.channels == 1 ? launch_tile_radius<uint16_t, 1>(R, RV, taps, p, f64, stream)
+                                  : launch_tile_radius<uint16_t, 2>(R, RV, taps, p, f64, stream);
         if (err != cudaSuccess)
             return err;
+        *f64_used = *f64_used || f64;
     }
     return cudaSuccess;
 }

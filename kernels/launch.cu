@@ -64,7 +64,7 @@ cudaError_t cf_device_fast_fp64(int device, bool *fast)
             err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
         if (err != cudaSuccess)
             return err;
-        v = ratio >= 1 && ratio <= 2 && (major >= 9 || (major == 8 && minor == 0)) ? 2 : 1;
+        v = ratio >= 1 && ratio <= 2 && major == 9 && minor == 0 ? 2 : 1;
         if (cacheable)
             kept[device].store(v, std::memory_order_relaxed);
     }

@@ -67,12 +67,13 @@ cudaError_t cf_device_facts(int device, int *sms, int *major);
  * untouched. */
 cudaError_t cf_device_shared_optin(int device, int *bytes);
 
-/* Whether CUDA device `device` does FP64 multiply-adds at least at half its
- * FP32 rate (cudaDevAttrSingleToDoublePrecisionPerfRatio at most 2) and is
- * of compute capability 8.0 or 9.0 and later, the architectures whose
- * machine code has the blur's FP64 sums (blur_f64.cuh): A100, H100, H200,
- * B200 yes; T4, the RTX cards, Orin no (FP64 at 1/32 to 1/64). Asked once
- * per device and kept, as cf_device_facts; thread-safe. Returns
+/* Whether CUDA device `device` is a Hopper GPU (compute capability 9.0)
+ * doing FP64 multiply-adds at half its FP32 rate
+ * (cudaDevAttrSingleToDoublePrecisionPerfRatio at most 2): H100, H200,
+ * GH200, where the blur's FP64 sums (blur_f64.cuh) were measured faster
+ * than its 64-bit integer ones. Others say no: those with slow FP64 (T4,
+ * the RTX cards, Orin: 1/32 to 1/64) and, unmeasured, A100 and B200. Asked
+ * once per device and kept, as cf_device_facts; thread-safe. Returns
  * cudaSuccess, or the runtime's error of the lookup with *fast untouched. */
 cudaError_t cf_device_fast_fp64(int device, bool *fast);
 

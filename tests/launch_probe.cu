@@ -21,6 +21,11 @@ cudaError_t probe_device_facts(int device, int *sms, int *major)
     return cf_device_facts(device, sms, major);
 }
 
+cudaError_t probe_device_fast_fp64(int device, bool *fast)
+{
+    return cf_device_fast_fp64(device, fast);
+}
+
 cudaError_t probe_occupancy_kept(int device, int threads, size_t shared, int *blocks)
 {
     return cf_occupancy<probe_kernel>(device, threads, shared, blocks);

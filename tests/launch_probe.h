@@ -10,6 +10,8 @@
 
 // cf_device_facts.
 cudaError_t probe_device_facts(int device, int *sms, int *major);
+// cf_device_fast_fp64.
+cudaError_t probe_device_fast_fp64(int device, bool *fast);
 // cf_occupancy for the probe kernel, with `device` as the cache's key.
 cudaError_t probe_occupancy_kept(int device, int threads, size_t shared, int *blocks);
 // The runtime's own answer for the probe kernel, asked every time.

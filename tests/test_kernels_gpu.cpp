@@ -7,6 +7,7 @@
 
 #ifdef CF_HAVE_CUDA
 #include "blur.h"
+#include "launch_probe.h"
 #endif
 
 namespace {
@@ -555,8 +556,8 @@ TEST(GpuExact, BlurMethodsSmallFrames)
 TEST(GpuExact, BlurFp64VerticalSumsAndIntegerOnes)
 {
     // The tile and two-pass methods' vertical sums of P010's 10-bit samples
-    // on the FP64 units (blur_f64.cuh, the default on a GPU of full-rate
-    // FP64) and as 64-bit integers (the test hook off), each against the
+    // on the FP64 units (blur_f64.cuh, the default on Hopper) and as 64-bit
+    // integers (the test hook off; everywhere else), each against the
     // CPU reference: random radii (tile up to 48, two-pass up to 512),
     // unequal ones, every border, random sizes; then the sums' extremes (a
     // kernel's reach all border at 1023, the largest sample; the one-tap
@@ -564,13 +565,10 @@ TEST(GpuExact, BlurFp64VerticalSumsAndIntegerOnes)
     // low in 16 (no shift: any 16-bit value is blurred as it is), and
     // GRAY16 never take them.
     CF_REQUIRE_GPU();
-    cf_device_info info;
-    CF_ASSERT_OK(cf_device_get_info(0, &info));
-    // sm_80 and sm_90 have full-rate FP64 on every part (A100, A30, H100,
-    // H200); elsewhere the library asks the device, so only consistency is
-    // checked.
-    const bool full_fp64 = (info.compute_major == 8 || info.compute_major == 9) &&
-                           info.compute_minor == 0;
+    // The FP64 sums run where cf_device_fast_fp64 says (Hopper at full FP64
+    // rate: GpuLaunch.FastFp64IsHoppersAndKept checks that on its own).
+    bool hopper = false;
+    ASSERT_EQ(probe_device_fast_fp64(0, &hopper), cudaSuccess);
     std::mt19937 rng(1723);
     const cf_format ten[] = { CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
     struct Fp64 {
@@ -584,8 +582,8 @@ TEST(GpuExact, BlurFp64VerticalSumsAndIntegerOnes)
             compare_with_method(m, text, fmt, s, rng, rng() % 2 ? 16 : 0);
             if (!allow || fmt != CF_FORMAT_P010_10LE) {
                 EXPECT_FALSE(cf_blur_cuda_last_fp64()) << text;
-            } else if (full_fp64) {
-                EXPECT_TRUE(cf_blur_cuda_last_fp64()) << text;
+            } else {
+                EXPECT_EQ(cf_blur_cuda_last_fp64(), hopper) << text;
             }
         };
         for (int k = 0; k < 12; k++) {

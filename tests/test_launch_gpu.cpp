@@ -33,6 +33,38 @@ TEST(GpuLaunch, DeviceFactsAreTheRuntimesAndKept)
     (void)cudaGetLastError(); // leave no error behind for later tests
 }
 
+TEST(GpuLaunch, FastFp64IsHoppersAndKept)
+{
+    // cf_device_fast_fp64: compute capability 9.0 with FP64 at half the
+    // FP32 rate (every H100 and H200), asked once and kept; an H100 or H200
+    // says yes whatever the attribute says.
+    CF_REQUIRE_GPU();
+    int device = -1, count = 0;
+    ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+    ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+    int ratio = 0, major = 0, minor = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&ratio, cudaDevAttrSingleToDoublePrecisionPerfRatio, device),
+              cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device), cudaSuccess);
+    cudaDeviceProp prop;
+    ASSERT_EQ(cudaGetDeviceProperties(&prop, device), cudaSuccess);
+    const std::string name = prop.name;
+    const bool want = major == 9 && minor == 0 && ratio >= 1 && ratio <= 2;
+    if (name.find("H100") != std::string::npos || name.find("H200") != std::string::npos) {
+        EXPECT_TRUE(want) << name << ": ratio " << ratio;
+    }
+    for (int round = 0; round < 3; round++) {
+        bool fast = !want;
+        ASSERT_EQ(probe_device_fast_fp64(device, &fast), cudaSuccess);
+        EXPECT_EQ(fast, want) << name;
+    }
+    bool fast = true;
+    EXPECT_EQ(probe_device_fast_fp64(count, &fast), cudaErrorInvalidDevice);
+    EXPECT_TRUE(fast); // untouched
+    (void)cudaGetLastError();
+}
+
 TEST(GpuLaunch, OccupancyKeptPerShapeMatchesTheRuntime)
 {
     CF_REQUIRE_GPU();

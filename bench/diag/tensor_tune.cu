@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "../../kernels/blur_cuda.cuh"
+#include "../../kernels/blur_f64.cuh"
 
 bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
 {
@@ -23,6 +24,13 @@ bool cf_blur_cuda::symmetric_taps(const cf_blur_kernel &k)
         if (k.w[t] != k.w[k.size - 1 - t])
             return false;
     return true;
+}
+
+// The two-pass method it is timed against keeps its integer sums here (8-bit
+// frames never take the FP64 ones: blur_f64.cuh).
+bool cf_blur_cuda::f64_sums(int, int)
+{
+    return false;
 }
 
 #include "blur_harness.cuh"
@@ -222,7 +230,8 @@ int main(int argc, char **argv)
             const size_t sp = ((size_t)w * ch * 4 + 255) / 256 * 256;
             CK(cudaMalloc(&s, sp * (h + 1)));
             const float ts = time_planes<uint8_t>(1, W, H, C, 0, 12, [&](const cf_blur_plane *pl, int n) {
-                return cf_blur_cuda::sep_run(kx, ky, pl, n, s, sp, 0);
+                bool f64;
+                return cf_blur_cuda::sep_run(kx, ky, pl, n, s, sp, 0, &f64);
             });
             cudaFree(s);
             float tr = -1;
