@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -52,8 +53,10 @@ TEST(BlurF64Emu, SumsEqualTheIntegerSums)
     long checked = 0;
     for (int k = 0; k < 20000; k++) {
         const int r = k % 97 == 0 ? 0 : std::uniform_int_distribution<int>(1, 512)(rng);
-        const double sigma = std::max(0.3, r / std::uniform_real_distribution<double>(2.5, 4.5)(rng));
-        std::vector<uint32_t> half = r == 0 ? std::vector<uint32_t>{ 65536 } : gaussian_half(sigma, r);
+        const double per_r = std::uniform_real_distribution<double>(2.5, 4.5)(rng);
+        const double sigma = std::max(0.3, r / per_r);
+        const std::vector<uint32_t> half =
+            r == 0 ? std::vector<uint32_t>{ 65536 } : gaussian_half(sigma, r);
         ASSERT_LE(half[r], 65536u);
         // Built radius R >= r: zero taps first, as centred_tap pads.
         const int pad = (int)(rng() % 9), R = r + pad;
@@ -69,9 +72,8 @@ TEST(BlurF64Emu, SumsEqualTheIntegerSums)
                                  : (uint32_t)(rng() % (kTop + 1));
         uint64_t want = 1u << 23;
         uint32_t weights = centre;
-        double acc = 0;
         for (int t = 0; t < R; t++) weights += w[t];
-        acc = cf_blur_cuda::f64_start(weights);
+        double acc = cf_blur_cuda::f64_start(weights);
         for (int t = 0; t < R; t++) {
             const uint32_t s = mid[t] + mid[2 * R - t];
             want += (uint64_t)w[t] * s;
