@@ -83,6 +83,22 @@ __host__ __device__ constexpr double f64_start(uint32_t weights)
     return 0x1p23 - 0x1p20 * (double)weights;
 }
 
+/* The FP64 sums' taps from n paired integer taps w (zeros included) and
+ * the centre's: wd[t] = w[t], *centre_d = centre, and *start the start
+ * (f64_start) of exactly those weights, every pair's once and the
+ * centre's, which the kernels' DFMAs then multiply. Host code. */
+inline void f64_taps(const uint32_t *w, int n, uint32_t centre, double *wd, double *centre_d,
+                     double *start)
+{
+    uint32_t weights = centre;
+    for (int t = 0; t < n; t++) {
+        wd[t] = w[t];
+        weights += w[t];
+    }
+    *centre_d = centre;
+    *start = f64_start(weights);
+}
+
 /* Whether the vertical sums of a plane of sample_bytes-byte samples
  * shifted up by shift bits run on the FP64 units: 16-bit samples of at
  * most kF64MaxDepth bits (16 - shift), on a current device of Hopper's

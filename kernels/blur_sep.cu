@@ -72,13 +72,7 @@ SepTapsF64 make_taps_f64(const SepTaps &k)
     SepTapsF64 t = {};
     t.r = k.r;
     t.pairs = k.pairs;
-    t.centre = k.centre;
-    uint32_t weights = k.centre; // every pair's once, and the centre
-    for (int i = 0; i < k.pairs; i++) {
-        t.w[i] = k.w[i];
-        weights += k.w[i];
-    }
-    t.start = cf_blur_cuda::f64_start(weights);
+    cf_blur_cuda::f64_taps(k.w, k.pairs, k.centre, t.w, &t.centre, &t.start);
     return t;
 }
 

@@ -428,15 +428,8 @@ template <typename T, int C, int R, int RV, bool F64>
 cudaError_t launch_tile_sums(const TileTaps &taps, const cf_blur_plane &pl, cudaStream_t stream)
 {
     std::conditional_t<F64, TileTapsF64, TileNoF64> taps64 = {};
-    if constexpr (F64) {
-        uint32_t weights = taps.yc; // every pair's once, and the centre
-        for (int t = 0; t < RV; t++) {
-            taps64.y[t] = taps.y[t];
-            weights += taps.y[t];
-        }
-        taps64.yc = taps.yc;
-        taps64.start = cf_blur_cuda::f64_start(weights);
-    }
+    if constexpr (F64)
+        cf_blur_cuda::f64_taps(taps.y, RV, taps.yc, taps64.y, &taps64.yc, &taps64.start);
     constexpr int bytes = TileShape<C, R>::BYTES;
     cudaError_t err = cf_blur_cuda::allow_shared<blur_tile<T, C, R, RV, F64>>(bytes);
     if (err != cudaSuccess)
