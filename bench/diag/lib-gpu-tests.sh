@@ -1,16 +1,32 @@
-# Sourced by the GPU-host call scripts from session 26 on (bash): the
-# preamble and the GPU test block they share.
+# Sourced by the GPU-host call scripts from session 26 on (bash), from the
+# repository root: the preamble, the GPU test block and the ending they
+# share.
+#   gpu_begin DIR   output to $OUT (default /tmp/cf-out): stdout and stderr
+#                   into $OUT/call.log, the logs into L=$OUT/l; then
+#                   gpu_setup DIR.
 #   gpu_setup DIR   the layout DIR (bench/diag/s26-prepare.sh makes one):
 #                   its GStreamer runtime, library and plugin on the
 #                   search paths; TG its test-kernels-gpu; stamp, g.
-#   gpu_tests FILTER  every kernel GPU test but the scheduler's (4 shards)
-#                   with compute-sanitizer memcheck and racecheck of the
-#                   tests FILTER names beside them, then the scheduler's
-#                   tests alone and every element test; logs in $L,
-#                   summaries on stdout.
+#   gpu_tests [FILTER]  every kernel GPU test but the scheduler's (4
+#                   shards) with compute-sanitizer memcheck and racecheck
+#                   of the tests FILTER names (default BLUR_SANITIZED)
+#                   beside them, then the scheduler's tests alone and every
+#                   element test; logs in $L, summaries on stdout.
+#   gpu_end         the logs packed into $OUT/logs.tgz.
+# The blur tests the sanitizers run: the forced methods' small frames, the
+# forced methods that must fail, the FP64 sums against the integer ones.
+BLUR_SANITIZED="GpuExact.BlurMethodsSmallFrames:GpuExact.BlurForcedMethod*:GpuExact.BlurFp64VerticalSumsAndIntegerOnes"
 T0=$SECONDS
 stamp() { echo; echo "=== [t=$((SECONDS - T0)) s] $*"; }
 g() { grep -E "^\[  (FAILED|PASSED|SKIPPED) |^\[==========\]|Failure|ERROR SUMMARY|RACECHECK SUMMARY|error:" | head -${N:-12}; }
+
+gpu_begin() {
+    OUT=${OUT:-/tmp/cf-out}
+    L=$OUT/l
+    mkdir -p "$L"
+    exec > "$OUT/call.log" 2>&1
+    gpu_setup "$1"
+}
 
 gpu_setup() {
     d=$1
@@ -23,7 +39,7 @@ gpu_setup() {
 }
 
 gpu_tests() {
-    local filter=$1 pids=() i tool p f
+    local filter=${1:-$BLUR_SANITIZED} pids=() i tool p f
     stamp "kernel GPU tests (4 shards, not the scheduler's), memcheck and racecheck beside them"
     for i in 0 1 2 3; do
         GTEST_TOTAL_SHARDS=4 GTEST_SHARD_INDEX=$i timeout 200 $TG --gtest_filter='-SchedulerGpu.*' > $L/kgpu$i.log 2>&1 &
@@ -38,4 +54,9 @@ gpu_tests() {
     stamp "the scheduler's GPU tests, alone; the element tests"
     timeout 60 $TG --gtest_filter='SchedulerGpu.*' > $L/sched.log 2>&1; echo "rc $?"; g < $L/sched.log
     timeout 200 $d/build/tests/test-elements > $L/el.log 2>&1; echo "elements rc $?"; g < $L/el.log
+}
+
+gpu_end() {
+    stamp done
+    (cd "$OUT" && tar -czf logs.tgz l && rm -rf l)
 }

@@ -14,11 +14,9 @@
 set -u
 cd "$(dirname "$0")/../.."
 d=$PWD/.dev-s26
-OUT=${OUT:-/tmp/cf-out}; mkdir -p "$OUT/l"; L=$OUT/l
-exec > "$OUT/call.log" 2>&1
 source bench/diag/lib-gpu-tests.sh
-gpu_setup "$d"
-gpu_tests "GpuExact.BlurMethodsSmallFrames:GpuExact.BlurForcedMethod*:GpuExact.BlurFp64VerticalSumsAndIntegerOnes"
+gpu_begin "$d"
+gpu_tests
 grep -h -E "^\[ +(OK|FAILED) +\] GpuExact.BlurFp64" $L/kgpu*.log
 stamp "the sweep: cf-bench --only blur --reps 10"
 timeout -k 5 120 $d/build/bench/cf-bench --only blur --reps 10 > $OUT/sweep.txt 2>&1
@@ -36,5 +34,4 @@ for kc in "blur_tile|blur sigma 8 P010_10LE 3840x2160 (65" "sep_cols|blur sigma 
         | grep -vE "^\s*$|^==PROF==|----" | grep -vE "^\s+(OPT|INF|WRN)" | head -100
 done > $OUT/profile.log 2>&1
 echo "rc $?"; grep -E "=====|Duration|Issue Slots Busy|Achieved Occupancy|Registers Per|Stall|Memory Throughput|Compute \(SM\)" $OUT/profile.log | head -40
-stamp done
-cd "$OUT" && tar -czf logs.tgz l && rm -rf l
+gpu_end

@@ -7,14 +7,11 @@
 set -u
 cd "$(dirname "$0")/../.."
 d=$PWD/.dev-s26
-OUT=${OUT:-/tmp/cf-out}; mkdir -p "$OUT/l"; L=$OUT/l
-exec > "$OUT/call.log" 2>&1
 source bench/diag/lib-gpu-tests.sh
-gpu_setup "$d"
-gpu_tests "GpuExact.BlurMethodsSmallFrames:GpuExact.BlurForcedMethod*:GpuExact.BlurFp64VerticalSumsAndIntegerOnes"
+gpu_begin "$d"
+gpu_tests
 grep -h -E "^\[ +(OK|FAILED) +\] GpuExact.BlurFp64" $L/kgpu*.log
 stamp "cf-bench --only P010 --reps 10 (the table's picks)"
 timeout -k 5 120 $d/build/bench/cf-bench --only P010 --reps 10 > $OUT/p010.txt 2>&1
 echo "rc $?"; grep "^| blur" $OUT/p010.txt | cut -d'|' -f2,3,8
-stamp done
-cd "$OUT" && tar -czf logs.tgz l && rm -rf l
+gpu_end
