@@ -410,12 +410,19 @@ const char *method_name(int m)
 // passes share a kernel, so its floor is the larger of the two, sep's are
 // two kernels, so the sum. tensor: every tap's products of bytes, 2 a tap horizontally
 // (tap bytes by a sample), 4 vertically (tap bytes by intermediate bytes),
-// at the int8 tensor-core ceiling. An older library (no hook): counted as
+// at the int8 tensor-core ceiling; for 16-bit samples 4 a tap horizontally
+// (tap bytes by sample bytes), then sep's vertical pairs as above, the sum. An older library (no hook): counted as
 // reg. Not counted: apron rows a tile or strip computes twice, zero taps a
 // padded kernel runs (for tensor, the band matrices' zeros).
 double blur_op_floor(int method, int kx, int ky, double samples, int sample_bytes,
                      bool fp64, const Ceilings &c)
 {
+    if (method == 5 && c.mma_gmacs > 0 && sample_bytes == 2) {
+        // 16-bit planes: the rows pass's 4 products a tap on the tensor
+        // cores, then sep's columns pass (pairs: DFMAs or 64-bit IMADs).
+        const double v = (ky / 2 + 1) / (fp64 && c.dfma_gops > 0 ? c.dfma_gops : c.imad64_gops);
+        return (4.0 * kx / c.mma_gmacs + v) * samples / 1e6;
+    }
     if (method == 5 && c.mma_gmacs > 0)
         return (2.0 * kx + 4.0 * ky) * samples / (c.mma_gmacs * 1e6);
     if (fp64 && (method == 2 || method == 3) && c.dfma_gops > 0) {

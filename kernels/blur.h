@@ -178,7 +178,8 @@ typedef enum cf_blur_method {
     CF_BLUR_METHOD_SEP,  /* two passes, paired taps (blur_sep.cu) */
     CF_BLUR_METHOD_TILE, /* 1-2 channels, one pass per tile, paired taps (blur_tile.cu) */
     CF_BLUR_METHOD_SLIDE, /* small radii, columns streamed through registers (blur_slide.cu) */
-    CF_BLUR_METHOD_TENSOR, /* 8-bit, two passes of int8 tensor-core products (blur_tensor.cu) */
+    CF_BLUR_METHOD_TENSOR, /* int8 tensor-core products: 8-bit planes both passes (blur_tensor.cu),
+                              16-bit ones the rows pass (blur_tensor16.cu) */
 } cf_blur_method;
 
 /* "auto", "reg", "sep", "tile", "slide", "tensor". */

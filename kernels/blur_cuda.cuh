@@ -29,6 +29,13 @@
  *     the symmetric taps paired: one multiply-add per pair of taps, so its
  *     cost grows linearly in the taps at half the multiply-adds of a plain
  *     convolution. Needs symmetric kernels (cf_blur_make_kernel's are).
+ *   tensor (blur_tensor.cu, blur_tensor16.cu): 8-bit planes of 1, 2 or 4
+ *     channels and 16-bit planes of 1 or 2, kernels up to 1025 taps each
+ *     way (every tap below 65536), compute capability 8.0 and later. The
+ *     taps and samples split into bytes, every product an int8
+ *     tensor-core one: both passes for 8-bit planes; for 16-bit ones the
+ *     rows pass, whose intermediates the two-pass method's columns pass
+ *     then sums.
  *
  * All have the arithmetic of blur.h and are compared with the CPU
  * reference bit for bit (tests/test_kernels_gpu.cpp). On Hopper the tile
@@ -134,31 +141,61 @@ cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
                     cudaStream_t stream, bool *f64_used);
 
+/* The columns pass of the two-pass method alone, for one plane of 16-bit
+ * samples whose rows pass has left its 32-bit intermediates in tmp (rows
+ * of tmp_pitch bytes, a multiple of 16; a constant border's row of
+ * border_value << 8 below the plane): the vertical sums on the FP64 units
+ * where f64_sums says (*f64_used then true), else as 64-bit integers.
+ * Returns cudaErrorInvalidValue for a plane of 8-bit samples or
+ * asymmetric taps, else the launch's error. */
+cudaError_t sep_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &p, const void *tmp,
+                         size_t tmp_pitch, cudaStream_t stream, bool *f64_used);
+
 /* Shared memory a block of the tensor-core method needs for horizontal
- * radius rx and vertical radius ry (the larger of its two passes'), bytes. */
+ * radius rx and vertical radius ry (the larger of its two passes'), bytes,
+ * for 8-bit planes. */
 size_t tensor_shared(int rx, int ry);
 
+/* The same for the rows pass of a 16-bit plane of `channels` (1 or 2)
+ * channels (blur_tensor16.cu; its columns pass is sep's, in under 10 KiB). */
+size_t tensor16_rows_shared(int rx, int channels);
+
 /* Whether the tensor-core method takes these planes and kernels on a GPU
- * whose blocks may have shared_limit bytes of shared memory: 8-bit planes
- * (no shift) of 1, 2 or 4 channels, odd kernels up to CF_BLUR_MAX_KSIZE
- * taps whose every tap is below 65536 (not the one-tap identity), a limit
- * of at least 99 KiB (compute capability 8.0 and later; sm_75 has 64) that
- * holds tensor_shared. Pure host arithmetic. */
+ * whose blocks may have shared_limit bytes of shared memory: all planes
+ * 8-bit (no shift) of 1, 2 or 4 channels, or all 16-bit of 1 or 2 channels
+ * with symmetric vertical taps (their columns pass is sep's); odd kernels
+ * up to CF_BLUR_MAX_KSIZE taps whose every tap is below 65536 (not the
+ * one-tap identity); a limit of at least 99 KiB (compute capability 8.0
+ * and later; sm_75 has 64) that holds tensor_shared or
+ * tensor16_rows_shared. Pure host arithmetic. */
 bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur_plane *planes,
                   int n_planes, int shared_limit);
+
+/* Queues the rows pass of one 16-bit plane of 1 or 2 channels on the
+ * tensor cores (blur_tensor16.cu) into tmp in the two-pass method's layout
+ * (sample s of row y a 32-bit intermediate at byte y * tmp_pitch + 4 s;
+ * for a constant border, the row below the plane border_value << 8):
+ * tmp_pitch a multiple of 16 and at least 4 bytes a sample, tmp 16-byte
+ * aligned, one row more than the plane. Returns cudaErrorInvalidValue for
+ * a plane or scratch that does not fit, else the launch's error. */
+cudaError_t tensor16_rows_run(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *tmp,
+                              size_t tmp_pitch, cudaStream_t stream);
 
 /* Queues the tensor-core method on stream, plane by plane (two launches
  * each), through tmp: device memory of tmp_pitch bytes a row, 16-byte
  * aligned, a multiple of 16 and at least 4 bytes a sample of the widest
  * plane rounded up to 32 samples, and one row more than the tallest plane
- * (blur_filter.c's scratch holds that; the passes keep ceil(height / 4)
- * groups of 8 bytes a rounded sample in it, which for a plane 1 row high
- * is 2 rows). Returns cudaErrorNotSupported on a device of compute
- * capability below 8.0, cudaErrorInvalidValue for a pitch that does not
- * fit, else the first launch error. */
+ * (blur_filter.c's scratch holds that; for 8-bit planes the passes keep
+ * ceil(height / 4) groups of 8 bytes a rounded sample in it, which for a
+ * plane 1 row high is 2 rows; for 16-bit ones the rows pass on the tensor
+ * cores, the columns pass sep's: tensor16_rows_run, sep_cols_run).
+ * *f64_used: whether a 16-bit plane's vertical sums ran on the FP64 units.
+ * Returns cudaErrorNotSupported on a device of compute capability below
+ * 8.0, cudaErrorInvalidValue for a pitch that does not fit, else the first
+ * launch error. */
 cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                        const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
-                       cudaStream_t stream);
+                       cudaStream_t stream, bool *f64_used);
 
 /* The shared memory a block of the current device may opt in to
  * (cf_device_shared_optin), or INT_MAX where the device cannot be asked

@@ -281,10 +281,10 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
         return st;
     }
     if (m == CF_BLUR_METHOD_TENSOR) {
-        const cf_status st =
-            CF_CUDA_CHECK(cf_blur_cuda::tensor_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s));
+        const cf_status st = CF_CUDA_CHECK(
+            cf_blur_cuda::tensor_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s, &f64));
         if (st == CF_OK)
-            ran(m);
+            ran(m, f64);
         return st;
     }
     if (m == CF_BLUR_METHOD_REG && forced == CF_BLUR_METHOD_REG)

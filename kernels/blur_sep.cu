@@ -438,6 +438,23 @@ bool sep_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_blur
     return true;
 }
 
+cudaError_t sep_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &p, const void *tmp,
+                         size_t tmp_pitch, cudaStream_t stream, bool *f64_used)
+{
+    *f64_used = false;
+    if (p.sample_bytes != 2 || !symmetric_taps(ky))
+        return cudaErrorInvalidValue;
+    if (p.width < 1 || p.height < 1)
+        return cudaSuccess;
+    const SepTaps ty = make_taps(ky);
+    const uint32_t *t = static_cast<const uint32_t *>(tmp);
+    if (cf_blur_cuda::f64_sums(p.sample_bytes, p.shift)) {
+        *f64_used = true;
+        return launch_cols<uint16_t, true>(make_taps_f64(ty), p, t, tmp_pitch, stream);
+    }
+    return launch_cols<uint16_t, false>(ty, p, t, tmp_pitch, stream);
+}
+
 cudaError_t sep_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                     const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
                     cudaStream_t stream, bool *f64_used)

@@ -2,7 +2,9 @@
  * channels, kernels of any taps up to 1025 each way (the radii
  * independent), two passes through the scratch plane, every multiply an
  * int8 tensor-core product (mma.sync m16n8k32, u8 x u8 into s32; compute
- * capability 8.0 and later).
+ * capability 8.0 and later). 16-bit planes of 1 or 2 channels: the rows
+ * pass on the tensor cores too (blur_tensor16.cu), the columns pass the
+ * two-pass method's (tensor_run).
  *
  * Why: past radius 24 the register and two-pass methods spend one IMAD
  * (or DP2A) a tap pair; a tensor core makes 4096 byte products a warp
@@ -70,12 +72,10 @@
 #include <algorithm>
 
 #include "blur_cuda.cuh"
+#include "blur_tensor_mma.cuh" // the int8 products, tap planes, the rows tile
 
 namespace {
 
-constexpr int kThreads = 256;          // 8 warps a rows block
-constexpr int kRowPixels = 128;        // pixels of a rows tile
-constexpr int kRowMatrixRows = 32;     // matrix rows of a rows tile: 32 / C image rows
 constexpr int kColSamples = 32;        // samples of a columns tile
 constexpr int kColWarps = 8;           // warps of a columns block, 16 rows each
 constexpr int kColThreads = 32 * kColWarps;
@@ -83,46 +83,6 @@ constexpr int kColMinBlocks = 2;       // columns blocks an SM (tensor_cols)
 constexpr int kColRows = 16 * kColWarps; // rows of a columns tile
 constexpr int kColWords = 40;          // words a staged row group: 32 samples, 8 mod 32
 
-__host__ __device__ constexpr int round4(int r)
-{
-    return (r + 3) / 4 * 4;
-}
-
-/* Steps of 32 staged columns a rows warp makes for radius R (its 32 pixels
- * reach 2R + 31 + pad columns, pad = P - R), and the table entries: offset
- * d = 8 (e - 3) - pad along the band for entry e, e = 4 step - block + 3. */
-__host__ __device__ constexpr int row_steps(int R)
-{
-    return (2 * R + 31 + (round4(R) - R)) / 32 + 1;
-}
-__host__ __device__ constexpr int row_entries(int R)
-{
-    return 4 * row_steps(R);
-}
-/* Staged bytes a matrix row: 4 warps across, 32 columns a step; the row
- * stride in words is 4 modulo 32, so the 8 rows x 4 words of an A
- * fragment's load hit 32 banks. */
-__host__ __device__ constexpr int row_stage_bytes(int R)
-{
-    return 32 * row_steps(R) + 96;
-}
-__host__ __device__ constexpr int row_stride(int R)
-{
-    return (row_stage_bytes(R) / 4 + (36 - (row_stage_bytes(R) / 4) % 32) % 32) * 4;
-}
-/* The taps' bytes in shared memory, two planes (low bytes, high bytes) of
- * tap_plane_bytes(R): byte kTapMargin + i of a plane is tap i's, zero
- * outside 0 .. 2R. The margins hold every index a fragment table reads,
- * from -34 (rows pass) to at most 2R + 66 with the word after it. */
-constexpr int kTapMargin = 64;
-__host__ __device__ constexpr int tap_plane_bytes(int R)
-{
-    return (kTapMargin + 2 * R + 1 + 72 + 15) / 16 * 16;
-}
-__host__ __device__ constexpr int taps_bytes(int R)
-{
-    return 2 * tap_plane_bytes(R);
-}
 /* 16-bit intermediates a row of the rows pass's output tile for C
  * channels: 128 C and a pad that, with the chunks of a row swizzled by
  * its index (out_slot), keeps the epilogue's 16-bit stores at most
@@ -193,87 +153,6 @@ __host__ __device__ constexpr int col_buffer_words(int R)
 __host__ __device__ constexpr size_t cols_shared(int R, int buffers)
 {
     return (size_t)col_steps(R) * 32 * 32 + taps_bytes(R) + (size_t)buffers * col_buffer_words(R) * 4;
-}
-
-__device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint32_t b0,
-                                       uint32_t b1)
-{
-#if __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-        "{%8,%9}, {%0,%1,%2,%3};"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-    __trap(); // tensor_run refuses such devices
-#endif
-}
-
-/* 16 bytes from global memory at src to shared memory at dst, both
- * 16-byte aligned, without passing through registers (cp.async, compute
- * capability 8.0 and later), cached in L2 only; complete after
- * cp_async_wait covers the group they were committed in. */
-__device__ __forceinline__ void cp_async16(void *dst, const void *src)
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;"
-                 :
-                 : "r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src)
-                 : "memory");
-#else
-    __trap(); // tensor_run refuses such devices
-#endif
-}
-__device__ __forceinline__ void cp_async_commit()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;" ::: "memory");
-#endif
-}
-/* Waits until at most N of this thread's committed groups are pending. */
-template <int N> __device__ __forceinline__ void cp_async_wait()
-{
-#if __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
-#endif
-}
-
-/* Advances a block's tile (tx, ty) of a grid-stride loop by the grid's
- * step, (dx, dy) = (grid % tiles_x, grid / tiles_x): no division a tile. */
-__device__ __forceinline__ void next_tile(int &tx, int &ty, int dx, int dy, int tiles_x)
-{
-    tx += dx;
-    ty += dy;
-    if (tx >= tiles_x) {
-        tx -= tiles_x;
-        ty++;
-    }
-}
-
-/* Writes kernel k's tap bytes into the two planes at w (taps_bytes),
- * a word at a time, the margins zero. */
-template <int Threads> __device__ __forceinline__ void load_tap_bytes(uint32_t *w, const cf_blur_kernel &k)
-{
-    const int words = tap_plane_bytes(k.size / 2) / 4;
-    for (int j = threadIdx.x; j < 2 * words; j += Threads) {
-        const int h = j >= words, i0 = 4 * (j - h * words) - kTapMargin;
-        uint32_t v = 0;
-#pragma unroll
-        for (int b = 0; b < 4; b++) {
-            const int i = i0 + b;
-            const uint32_t t = (unsigned)i < (unsigned)k.size ? k.w[i] : 0u;
-            v |= (t >> (8 * h) & 255u) << (8 * b);
-        }
-        w[j] = v;
-    }
-}
-/* Byte `hi` (0: low, 1: high) of taps i0 .. i0 + 3 packed as a fragment
- * register, byte b from tap i0 + b (taps outside 0 .. 2R count 0): one
- * unaligned word of the plane, from the two aligned words it spans. */
-__device__ __forceinline__ uint32_t tap_bytes(const uint32_t *w, int R, int i0, int hi)
-{
-    const int at = i0 + kTapMargin;
-    const uint32_t *plane = w + hi * (tap_plane_bytes(R) / 4) + (at >> 2);
-    return __funnelshift_r(plane[0], plane[1], 8 * (at & 3));
 }
 
 struct TensorRows {
@@ -355,13 +234,7 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     load_tap_bytes<kThreads>(w, k);
     __syncthreads();
-    // Entry e, lane (g, t), word q (b0 or b1 of the low or high bytes):
-    // B[k][n] = w[d + k - n], rows k = 4t + 16 (q & 1) + byte.
-    for (int i = tid; i < row_entries(R) * 32 * 4; i += kThreads) {
-        const int q = i & 3, l = (i >> 2) & 31, e = i >> 7;
-        const int d = 8 * (e - 3) - pad;
-        tab[i] = tap_bytes(w, R, d + 16 * (q & 1) + 4 * (l & 3) - (l >> 2), q >> 1);
-    }
+    rows_table<kThreads>(tab, w, R);
     const int wx = warp & 3, wy = warp >> 2, g = lane >> 2, t = lane & 3;
     const uint8_t *a0p = stage + (16 * wy + g) * stride + 32 * wx + 4 * t;
     const uint8_t *a1p = a0p + 8 * stride;
@@ -655,22 +528,6 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
     }
 }
 
-/* Blocks of a launch of Kernel: every SM full (the blocks loop over the
- * tiles), no more than the tiles; 0 with *err set if the device cannot be
- * asked. */
-template <auto Kernel> unsigned grid_for(int threads, size_t shared, int tiles, cudaError_t *err)
-{
-    int device = 0, sms = 0, major = 0, per_sm = 0;
-    *err = cudaGetDevice(&device);
-    if (*err == cudaSuccess)
-        *err = cf_device_facts(device, &sms, &major);
-    if (*err == cudaSuccess)
-        *err = cf_occupancy<Kernel>(device, threads, shared, &per_sm);
-    if (*err != cudaSuccess)
-        return 0;
-    return (unsigned)std::min<long long>(tiles, (long long)sms * std::max(per_sm, 1));
-}
-
 /* Queues the columns pass of one plane: two staging buffers where the
  * device still holds kColMinBlocks blocks an SM with them (vertical radii
  * up to 232 on sm_90), else one. */
@@ -752,7 +609,20 @@ bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_b
     }
     // Every GPU of compute capability 8.0 or later lets a block have at
     // least 99 KiB of shared memory; sm_75, the oldest built, 64 KiB.
-    if (shared_limit < 99 * 1024 || tensor_shared(kx.size / 2, ky.size / 2) > (size_t)shared_limit)
+    if (shared_limit < 99 * 1024 || n_planes < 1)
+        return false;
+    if (planes[0].sample_bytes == 2) {
+        // 16-bit planes: the rows pass here, the columns pass sep's, which
+        // pairs the symmetric vertical taps.
+        if (!symmetric_taps(ky))
+            return false;
+        for (int i = 0; i < n_planes; i++)
+            if (planes[i].sample_bytes != 2 || (planes[i].channels != 1 && planes[i].channels != 2) ||
+                tensor16_rows_shared(kx.size / 2, planes[i].channels) > (size_t)shared_limit)
+                return false;
+        return true;
+    }
+    if (tensor_shared(kx.size / 2, ky.size / 2) > (size_t)shared_limit)
         return false;
     for (int i = 0; i < n_planes; i++)
         if (planes[i].sample_bytes != 1 || planes[i].shift != 0 ||
@@ -763,8 +633,9 @@ bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_b
 
 cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                        const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
-                       cudaStream_t stream)
+                       cudaStream_t stream, bool *f64_used)
 {
+    *f64_used = false;
     int device = 0, sms = 0, major = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess)
@@ -783,6 +654,17 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         // words a position (header): ceil(height / 4) groups, at most the
         // (height + 1) rows of tmp_pitch bytes that blur_filter.c reserves
         // where a row has 4 bytes a position.
+        if (pl.sample_bytes == 2) {
+            // The rows pass on the tensor cores, the columns pass sep's.
+            bool f64 = false;
+            err = tensor16_rows_run(kx, pl, tmp, tmp_pitch, stream);
+            if (err == cudaSuccess)
+                err = sep_cols_run(ky, pl, tmp, tmp_pitch, stream, &f64);
+            if (err != cudaSuccess)
+                return err;
+            *f64_used = *f64_used || f64;
+            continue;
+        }
         const int samples = pl.width * pl.channels;
         if ((size_t)scratch_positions(samples) * 4 > tmp_pitch)
             return cudaErrorInvalidValue;

@@ -348,6 +348,62 @@ TEST(GpuExact, BlurTensorMethodEveryFormatRandomRadii)
                             b % 2 ? CF_FORMAT_RGBA : CF_FORMAT_GRAY8, { 1500, 400 }, rng, 16);
 }
 
+TEST(GpuExact, BlurTensorMethod16BitRandomRadii)
+{
+    // The tensor-core method forced on 16-bit planes (GRAY16, P010,
+    // I420_10LE: its rows pass on the tensor cores, four byte products a
+    // tap; the columns pass the two-pass method's): radii 1..512, unequal
+    // radii, every border, guard bytes, frames of many rows tiles (128
+    // pixels by 32 / channels rows); the vertical sums on the FP64 units
+    // where the device has them for P010 (blur_f64.cuh) and as integers;
+    // then the extremes: 1025 taps both ways, a reach all border at the
+    // largest samples, every border on frames of many tiles, 16-bit samples
+    // whose high bytes are 255 (GRAY16's random ones).
+    CF_REQUIRE_GPU();
+    if (!tensor_cores())
+        GTEST_SKIP() << "no int8 tensor-core products below compute capability 8.0";
+    bool hopper = false;
+    ASSERT_EQ(probe_device_fast_fp64(0, &hopper), cudaSuccess);
+    std::mt19937 rng(1724);
+    const cf_format formats[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
+    struct Fp64 {
+        explicit Fp64(bool allow) { cf_blur_cuda_allow_fp64(allow); }
+        ~Fp64() { cf_blur_cuda_allow_fp64(true); }
+    };
+    for (bool allow : { true, false }) {
+        Fp64 scoped(allow);
+        SCOPED_TRACE(allow ? "FP64 sums allowed" : "integer sums");
+        auto check = [&](const std::string &text, cf_format fmt, Size s, size_t align) {
+            compare_with_method(CF_BLUR_METHOD_TENSOR, text, fmt, s, rng, align);
+            EXPECT_EQ(cf_blur_cuda_last_fp64(), allow && hopper && fmt == CF_FORMAT_P010_10LE)
+                << text << " " << cf_format_name(fmt);
+        };
+        for (int round = 0; round < (allow ? 3 : 1); round++)
+            for (cf_format fmt : formats) {
+                const int max_r = round == 0 ? 24 : round == 1 ? 128 : 512;
+                check(random_blur(rng, max_r, 16, 0.3), fmt, random_size(rng, max_r),
+                      round == 1 ? 16 : 0);
+            }
+        check("blur=sigma=10:border=constant:border-value=1023", CF_FORMAT_P010_10LE, { 1, 1 }, 0);
+        check("blur=sigma=10:sigma-y=3:border=constant:border-value=65535", CF_FORMAT_GRAY16_LE,
+              { 3, 2 }, 0);
+    }
+    // Kernels of 1025 taps, one way or both.
+    compare_with_method(CF_BLUR_METHOD_TENSOR, "blur=sigma=128", CF_FORMAT_GRAY16_LE, { 70, 1030 },
+                        rng);
+    compare_with_method(CF_BLUR_METHOD_TENSOR,
+                        "blur=sigma=3:kernel-size=1025:border=constant:border-value=1000",
+                        CF_FORMAT_P010_10LE, { 1100, 9 }, rng);
+    compare_with_method(CF_BLUR_METHOD_TENSOR, "blur=sigma=40:sigma-y=0.5:border=reflect",
+                        CF_FORMAT_I420_10LE, { 2100, 300 }, rng);
+    // Every border at one radius on frames of many tiles both ways.
+    for (int b = 0; b < 4; b++)
+        compare_with_method(CF_BLUR_METHOD_TENSOR,
+                            std::string("blur=sigma=20:border=") + kBorders[b] + ":border-value=900",
+                            b % 2 ? CF_FORMAT_P010_10LE : CF_FORMAT_GRAY16_LE, { 1500, 400 }, rng,
+                            16);
+}
+
 TEST(GpuExact, BlurReducedRadius)
 {
     // A radius one way of at most a half or a quarter of the other's runs

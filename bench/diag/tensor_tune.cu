@@ -69,7 +69,8 @@ struct Tensor {
     ~Tensor() { cudaFree(tmp); }
     cudaError_t run(const cf_blur_plane &p) const
     {
-        return cf_blur_cuda::tensor_run(kx, ky, &p, 1, tmp, tmp_pitch, 0);
+        bool f64 = false;
+        return cf_blur_cuda::tensor_run(kx, ky, &p, 1, tmp, tmp_pitch, 0, &f64);
     }
 };
 

@@ -1,0 +1,31 @@
+#!/bin/bash
+# Session 27, issue 17: the tensor-core rows pass of 16-bit planes
+# (kernels/blur_tensor16.cu) on the H200. Layout .dev-s27/
+# (bench/diag/s27-prepare.sh). In order:
+#   1. the rows pass's harness (bench/diag/tensor16_tune.cu) as built and
+#      at 3 blocks an SM: against a naive horizontal pass, then its times;
+#   2. every kernel GPU test but the scheduler's (4 shards), memcheck and
+#      racecheck of the forced methods' small frames, the FP64 test and the
+#      16-bit tensor-core test beside them; the scheduler's GPU tests
+#      alone; every element test;
+#   3. cf-bench on P010 (the dispatch table's picks), then every method
+#      forced (--methods: FP64 sums and not).
+# Output: $OUT/call.log, $OUT/p010.txt, $OUT/p010-methods.txt,
+# $OUT/logs.tgz (the tests' and sanitizers' whole logs).
+set -u
+cd "$(dirname "$0")/../.."
+d=$PWD/.dev-s27
+source bench/diag/lib-gpu-tests.sh
+gpu_begin "$d"
+stamp "the 16-bit tensor-core rows pass's harness"
+cat $d/ptxas-b3.txt
+for v in tensor16-tune tensor16-tune-b3; do timeout 120 $d/$v; echo "$v rc $?"; done
+gpu_tests "$BLUR_SANITIZED:GpuExact.BlurTensorMethod16BitRandomRadii"
+grep -h -E "^\[ +(OK|FAILED) +\] GpuExact.BlurTensorMethod16" $L/kgpu*.log
+stamp "cf-bench --only P010 --reps 10 (the table's picks)"
+timeout -k 5 120 $d/build/bench/cf-bench --only P010 --reps 10 > $OUT/p010.txt 2>&1
+echo "rc $?"; grep -v "^| blur" $OUT/p010.txt | head -4; grep "^| blur" $OUT/p010.txt | cut -d'|' -f2,3,8
+stamp "cf-bench --only P010 --methods --reps 5 (every method, FP64 sums and not)"
+timeout -k 5 300 $d/build/bench/cf-bench --only P010 --methods --reps 5 > $OUT/p010-methods.txt 2>&1
+echo "rc $?"; grep "^| blur" $OUT/p010-methods.txt | cut -d'|' -f2,3,8
+gpu_end
