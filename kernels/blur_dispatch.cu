@@ -84,7 +84,20 @@ namespace {
  *   radius 36) 0.098 against 0.111; NV12 sigma 8 stays, 0.081 against
  *   0.090. Further up: GRAY8 sigma 16 0.062 against 0.096, sigma 32 0.085
  *   against 0.219, sigma 64 0.126 against the two-pass method's 0.344;
- *   RGBA sigma 16 0.208 against 0.533, NV12 sigma 16 0.101 against 0.147. */
+ *   RGBA sigma 16 0.208 against 0.533, NV12 sigma 16 0.101 against 0.147.
+ * And for 16-bit frames of 1-2 channels a plane from radius 24 where the
+ * smaller radius is at least two thirds of the larger, from 25 whatever
+ * it is: the rows pass on the tensor cores, the columns pass sep's (session
+ * 27, cf-bench --methods, H200: bench/results/2026-12-04-h200-s27-17-
+ * tensor16.md; 4K P010, FP64 vertical sums): sigma 6 (radius 24) 0.142 ms
+ * against the tile method's 0.156 (8K 0.521 against 0.542), sigma 8 0.158
+ * against 0.197, sigma 12 0.189 against the two-pass method's 0.276, sigma
+ * 64 0.664 against 1.011, sigma 8 sigma-y 2 0.115 against 0.179, sigma 2
+ * sigma-y 8 0.154 against 0.188; with 64-bit integer sums (GRAY16,
+ * I420_10LE, GPUs but Hopper) the same crossing (sigma 6 0.158 against
+ * 0.167). Sigma 5 (radius 20) stays on the tile method, 0.133 against
+ * 0.142, as does sigma 3 sigma-y 1, 0.072 against 0.110: the rows pass
+ * costs about 74 us at 4K whatever the radius up to 64. */
 struct Row {
     cf_blur_method method;
     int min_radius; // of the larger radius
@@ -100,6 +113,8 @@ constexpr Row kTable[] = {
     { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 4 },
     { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 1 },
     { CF_BLUR_METHOD_TENSOR, 33, CF_BLUR_MAX_KSIZE / 2, 1, 0, false, 0 },
+    { CF_BLUR_METHOD_TENSOR, 24, CF_BLUR_MAX_KSIZE / 2, 2, 2, false, 0 },
+    { CF_BLUR_METHOD_TENSOR, 25, CF_BLUR_MAX_KSIZE / 2, 2, 0, false, 0 },
     { CF_BLUR_METHOD_REG, 0, 48, 1, 0, false, 0 },
     { CF_BLUR_METHOD_REG, 0, 96, 1, 2, false, 0 },
     { CF_BLUR_METHOD_SLIDE, 0, 4, 2, 0, true, 0 },

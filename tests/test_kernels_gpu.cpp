@@ -768,15 +768,17 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 2, 2, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010: 16-bit samples
         { 5, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 41 taps: radius 20
         { 5, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // radii 20 and 4: vertical on 6
-        { 6, 6, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010, 49 taps: radius 24
-        { 6.5, 6.5, 1, 2, 1, CF_BLUR_METHOD_TILE }, // GRAY16, 53 taps: radius 26, on 32
-        { 8, 8, 1, 2, 1, CF_BLUR_METHOD_TILE },   // GRAY16, 65 taps: radius 32
-        { 8, 8, 1, 2, 2, CF_BLUR_METHOD_TILE },   // P010, radius 32
-        { 10, 10, 1, 2, 2, CF_BLUR_METHOD_TILE }, // P010, radius 40
-        { 10.5, 10.5, 1, 2, 2, CF_BLUR_METHOD_SEP }, // radius 42: past the tile's 40
-        { 8, 6, 1, 2, 2, CF_BLUR_METHOD_TILE },   // radii 32 and 24: at least 2/3
-        { 8, 5, 1, 2, 2, CF_BLUR_METHOD_SEP },    // radii 32 and 20: under 2/3
-        { 8, 1, 1, 2, 2, CF_BLUR_METHOD_SEP },    // radii 32 and 4
+        { 6, 6, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // P010, 49 taps: radius 24
+        { 6, 1, 1, 2, 2, CF_BLUR_METHOD_TILE },   // radii 24 and 4: under 2/3
+        { 5.5, 5.5, 1, 2, 2, CF_BLUR_METHOD_TILE }, // radius 22
+        { 6.5, 6.5, 1, 2, 1, CF_BLUR_METHOD_TENSOR }, // GRAY16, 53 taps: radius 26
+        { 8, 8, 1, 2, 1, CF_BLUR_METHOD_TENSOR }, // GRAY16, 65 taps: radius 32
+        { 8, 8, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // P010, radius 32
+        { 10, 10, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // P010, radius 40
+        { 10.5, 10.5, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // radius 42
+        { 8, 6, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // radii 32 and 24
+        { 8, 5, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // radii 32 and 20: any ratio past 24
+        { 8, 1, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // radii 32 and 4
         { 0.01, 0.01, 1, 2, 1, CF_BLUR_METHOD_SLIDE }, // 16-bit, one tap of 65536
         { 0.5, 0.5, 1, 2, 2, CF_BLUR_METHOD_SLIDE }, // P010, radius 2
         { 1, 1, 1, 2, 2, CF_BLUR_METHOD_SLIDE },  // P010, radius 4
@@ -784,8 +786,9 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 1.5, 1.5, 1, 2, 2, CF_BLUR_METHOD_TILE }, // P010, radius 6
         { 1.5, 0.5, 1, 2, 2, CF_BLUR_METHOD_TILE }, // the larger radius, 6, decides
         { 0.5, 0.5, 1, 1, 1, CF_BLUR_METHOD_REG }, // 8-bit: reg, not slide
-        { 12, 12, 1, 2, 2, CF_BLUR_METHOD_SEP },  // P010, radius 48
-        { 2, 12, 1, 2, 1, CF_BLUR_METHOD_SEP },   // the larger radius decides
+        { 12, 12, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // P010, radius 48
+        { 128, 128, 1, 2, 1, CF_BLUR_METHOD_TENSOR }, // GRAY16, radius 512
+        { 2, 12, 1, 2, 1, CF_BLUR_METHOD_TENSOR }, // the larger radius decides
         { 12, 12, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12, radius 36
         { 8, 8, 1, 1, 2, CF_BLUR_METHOD_REG },    // NV12, radius 24
         { 14, 14, 1, 1, 2, CF_BLUR_METHOD_TENSOR }, // NV12, radius 42
@@ -834,8 +837,12 @@ TEST(BlurDispatch, TablePicksAMethodPerShape)
         { 101376, 170, 1, 1, 1, CF_BLUR_METHOD_SEP },  // radius 510: 102 KiB, no tensor
         { 166912, 170, 1, 1, 1, CF_BLUR_METHOD_TENSOR }, // the same at 163 KiB
         { 98304, 24, 1, 1, 1, CF_BLUR_METHOD_SEP },   // 96 KiB: no tensor cores (sm_7x)
-        { 101376, 6, 1, 2, 2, CF_BLUR_METHOD_SEP },   // P010 radius 24: UV tiles 100.4 KiB
-        { 101376, 6, 1, 2, 1, CF_BLUR_METHOD_TILE },  // GRAY16 radius 24: 84 KiB
+        { 101376, 6, 1, 2, 2, CF_BLUR_METHOD_TENSOR }, // P010 radius 24: 41 KiB
+        { 101376, 5, 1, 2, 2, CF_BLUR_METHOD_TILE },  // P010 radius 20
+        { 101376, 128, 1, 2, 1, CF_BLUR_METHOD_SEP }, // GRAY16 radius 512: 159 KiB
+        { 166912, 128, 1, 2, 1, CF_BLUR_METHOD_TENSOR }, // fits 163 KiB
+        { 101376, 6, 1, 2, 1, CF_BLUR_METHOD_TENSOR }, // GRAY16 radius 24
+        { 101376, 5, 1, 2, 1, CF_BLUR_METHOD_TILE },  // GRAY16 radius 20
         { 65536, 16, 1, 1, 1, CF_BLUR_METHOD_REG },   // GRAY8 radius 48: 63.7 KiB
         { 65536, 16, 1, 1, 2, CF_BLUR_METHOD_SEP },   // NV12's UV tiles at 48: 85 KiB
         { 65536, 12, 4, 1, 1, CF_BLUR_METHOD_SEP },   // RGBA radius 36
