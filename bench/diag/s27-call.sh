@@ -10,7 +10,8 @@
 #      alone; every element test;
 #   3. cf-bench on P010 (the dispatch table's picks), then every method
 #      forced (--methods: FP64 sums and not).
-# Output: $OUT/call.log, $OUT/p010.txt, $OUT/p010-methods.txt,
+# FINAL=1 (the second call): the whole sweep (sweep.txt) instead of step 3's
+# --methods. Output: $OUT/call.log, $OUT/p010.txt, $OUT/p010-methods.txt,
 # $OUT/logs.tgz (the tests' and sanitizers' whole logs).
 set -u
 cd "$(dirname "$0")/../.."
@@ -25,6 +26,11 @@ grep -h -E "^\[ +(OK|FAILED) +\] GpuExact.BlurTensorMethod16" $L/kgpu*.log
 stamp "cf-bench --only P010 --reps 10 (the table's picks)"
 timeout -k 5 120 $d/build/bench/cf-bench --only P010 --reps 10 > $OUT/p010.txt 2>&1
 echo "rc $?"; grep -v "^| blur" $OUT/p010.txt | head -4; grep "^| blur" $OUT/p010.txt | cut -d'|' -f2,3,8
+if [ "${FINAL:-0}" = 1 ]; then # the last call: the whole sweep instead of --methods
+    stamp "the sweep: cf-bench --only blur --reps 10"
+    timeout -k 5 120 $d/build/bench/cf-bench --only blur --reps 10 > $OUT/sweep.txt 2>&1
+    echo "rc $?"; gpu_end; exit 0
+fi
 stamp "cf-bench --only P010 --methods --reps 5 (every method, FP64 sums and not)"
 timeout -k 5 300 $d/build/bench/cf-bench --only P010 --methods --reps 5 > $OUT/p010-methods.txt 2>&1
 echo "rc $?"; grep "^| blur" $OUT/p010-methods.txt | cut -d'|' -f2,3,8
