@@ -277,10 +277,8 @@ tensor_rows(const __grid_constant__ TensorRows p, const __grid_constant__ cf_blu
         // shared-memory latency, not one each.
         int lo[4][4] = {}, hi[4][4] = {};
         for (int s = 0; s < S; s++) {
-            const uint32_t a[4] = { *reinterpret_cast<const uint32_t *>(a0p + 32 * s),
-                                    *reinterpret_cast<const uint32_t *>(a1p + 32 * s),
-                                    *reinterpret_cast<const uint32_t *>(a0p + 32 * s + 16),
-                                    *reinterpret_cast<const uint32_t *>(a1p + 32 * s + 16) };
+            uint32_t a[4];
+            rows_a_fragment(a0p, a1p, s, a);
             uint4 b[4];
 #pragma unroll
             for (int j = 0; j < 4; j++) b[j] = tab4[(4 * s - j + 3) * 32 + lane];
@@ -562,10 +560,6 @@ template <int C>
 cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *tmp,
                        cudaStream_t stream)
 {
-    const size_t shared = rows_shared(kx.size / 2);
-    cudaError_t err = cf_blur_cuda::allow_shared<tensor_rows<C>>(shared);
-    if (err != cudaSuccess)
-        return err;
     TensorRows p = {};
     p.src = pl.src;
     p.src_pitch = pl.src_pitch;
@@ -575,17 +569,11 @@ cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *
     p.height = pl.height;
     p.border = pl.border;
     p.border_value = pl.border_value;
-    p.tiles_x = (pl.width + kRowPixels - 1) / kRowPixels;
-    const long long tiles = (long long)p.tiles_x * ((pl.height + kRowMatrixRows / C - 1) / (kRowMatrixRows / C));
-    if (tiles > INT_MAX)
+    if (!rows_tiles<C>(pl.width, pl.height, &p.tiles_x, &p.tiles))
         return cudaErrorInvalidValue;
-    p.tiles = (int)tiles;
     p.aligned = ((uintptr_t)pl.src | pl.src_pitch) % 4 == 0;
     p.wide = ((uintptr_t)pl.src | pl.src_pitch) % (4 * C) == 0;
-    const unsigned grid = grid_for<tensor_rows<C>>(kThreads, shared, p.tiles, &err);
-    if (grid == 0)
-        return err;
-    return cf_launch(tensor_rows<C>, dim3(grid), dim3(kThreads), shared, stream, p, kx);
+    return rows_launch<tensor_rows<C>>(p, kx, rows_shared(kx.size / 2), stream);
 }
 
 } // namespace

@@ -40,7 +40,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <climits>
 
 #include "blur_cuda.cuh"
 #include "blur_tensor_mma.cuh" // the int8 products, tap planes, the rows tile
@@ -202,14 +201,9 @@ tensor_rows16(const __grid_constant__ TensorRows16 p, const __grid_constant__ cf
         // table entry is zeros, which add 0).
         int ll[4][4] = {}, lh[4][4] = {}, hh[4][4] = {}; // wl pl, wh pl + wl ph, wh ph
         for (int s = 0; s < S; s++) {
-            const uint32_t al[4] = { *reinterpret_cast<const uint32_t *>(a0p + 32 * s),
-                                     *reinterpret_cast<const uint32_t *>(a1p + 32 * s),
-                                     *reinterpret_cast<const uint32_t *>(a0p + 32 * s + 16),
-                                     *reinterpret_cast<const uint32_t *>(a1p + 32 * s + 16) };
-            const uint32_t ah[4] = { *reinterpret_cast<const uint32_t *>(a0p + hi_plane + 32 * s),
-                                     *reinterpret_cast<const uint32_t *>(a1p + hi_plane + 32 * s),
-                                     *reinterpret_cast<const uint32_t *>(a0p + hi_plane + 32 * s + 16),
-                                     *reinterpret_cast<const uint32_t *>(a1p + hi_plane + 32 * s + 16) };
+            uint32_t al[4], ah[4];
+            rows_a_fragment(a0p, a1p, s, al);
+            rows_a_fragment(a0p + hi_plane, a1p + hi_plane, s, ah);
             uint4 b[4];
 #pragma unroll
             for (int j = 0; j < 4; j++) b[j] = tab4[(4 * s - j + 3) * 32 + lane];
@@ -265,10 +259,6 @@ template <int C>
 cudaError_t rows16_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *tmp,
                          size_t tmp_pitch, cudaStream_t stream)
 {
-    const size_t shared = rows16_shared(kx.size / 2, C);
-    cudaError_t err = cf_blur_cuda::allow_shared<tensor_rows16<C>>(shared);
-    if (err != cudaSuccess)
-        return err;
     TensorRows16 p = {};
     p.src = pl.src;
     p.src_pitch = pl.src_pitch;
@@ -279,17 +269,11 @@ cudaError_t rows16_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void
     p.border = pl.border;
     p.shift = pl.shift;
     p.border_value = pl.border_value;
-    p.tiles_x = (pl.width + kRowPixels - 1) / kRowPixels;
-    const long long tiles = (long long)p.tiles_x * ((pl.height + kRowMatrixRows / C - 1) / (kRowMatrixRows / C));
-    if (tiles > INT_MAX)
+    if (!rows_tiles<C>(pl.width, pl.height, &p.tiles_x, &p.tiles))
         return cudaErrorInvalidValue;
-    p.tiles = (int)tiles;
     p.aligned = ((uintptr_t)pl.src | pl.src_pitch) % 4 == 0;
     p.wide = ((uintptr_t)pl.src | pl.src_pitch) % (8 * C) == 0;
-    const unsigned grid = grid_for<tensor_rows16<C>>(kThreads, shared, p.tiles, &err);
-    if (grid == 0)
-        return err;
-    return cf_launch(tensor_rows16<C>, dim3(grid), dim3(kThreads), shared, stream, p, kx);
+    return rows_launch<tensor_rows16<C>>(p, kx, rows16_shared(kx.size / 2, C), stream);
 }
 
 } // namespace

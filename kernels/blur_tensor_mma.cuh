@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "blur_cuda.cuh"
 
@@ -174,6 +175,46 @@ template <int Threads> __device__ __forceinline__ void rows_table(uint32_t *tab,
         const int d = 8 * (e - 3) - pad;
         tab[i] = tap_bytes(w, R, d + 16 * (q & 1) + 4 * (l & 3) - (l >> 2), q >> 1);
     }
+}
+
+/* The A fragment of step s of a rows warp from its staged byte plane: a0p
+ * and a1p point at its lane's words of matrix rows g and g + 8 (a plane's
+ * other rows follow at its stride). */
+__device__ __forceinline__ void rows_a_fragment(const uint8_t *a0p, const uint8_t *a1p, int s,
+                                                uint32_t (&a)[4])
+{
+    a[0] = *reinterpret_cast<const uint32_t *>(a0p + 32 * s);
+    a[1] = *reinterpret_cast<const uint32_t *>(a1p + 32 * s);
+    a[2] = *reinterpret_cast<const uint32_t *>(a0p + 32 * s + 16);
+    a[3] = *reinterpret_cast<const uint32_t *>(a1p + 32 * s + 16);
+}
+
+/* Tiles of a rows pass over a plane of width x height pixels of C
+ * channels (kRowPixels by kRowMatrixRows / C rows each): *tiles_x across,
+ * *tiles in all; false where they are more than an int counts. */
+template <int C> bool rows_tiles(int width, int height, int *tiles_x, int *tiles)
+{
+    *tiles_x = (width + kRowPixels - 1) / kRowPixels;
+    const long long n = (long long)*tiles_x * ((height + kRowMatrixRows / C - 1) / (kRowMatrixRows / C));
+    if (n > INT_MAX)
+        return false;
+    *tiles = (int)n;
+    return true;
+}
+
+/* Queues a rows pass Kernel(p, kx) of kThreads threads a block and
+ * `shared` bytes of shared memory, as many blocks as fill the GPU
+ * (grid_for; they loop over p.tiles). */
+template <auto Kernel, typename Params>
+cudaError_t rows_launch(const Params &p, const cf_blur_kernel &kx, size_t shared, cudaStream_t stream)
+{
+    cudaError_t err = cf_blur_cuda::allow_shared<Kernel>(shared);
+    if (err != cudaSuccess)
+        return err;
+    const unsigned grid = grid_for<Kernel>(kThreads, shared, p.tiles, &err);
+    if (grid == 0)
+        return err;
+    return cf_launch(Kernel, dim3(grid), dim3(kThreads), shared, stream, p, kx);
 }
 
 } // namespace

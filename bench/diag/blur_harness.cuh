@@ -1,11 +1,22 @@
 // Session 19 diagnosis harnesses (tile_tune.cu, sep_tune.cu, reg_tune.cu):
 // a naive blur of one plane (blur.h's arithmetic, every tap of every
 // sample), a check of a method's output against it on random planes, and
-// the timing of a method on frames of given planes.
+// the timing of a method on frames of given planes; CK, which stops a
+// harness at a failed CUDA call.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
+
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);  \
+            std::exit(1);                                                                          \
+        }                                                                                          \
+    } while (0)
 
 // One output sample of plane p (samples of type T) from every input it
 // depends on.

@@ -21,15 +21,6 @@
 
 #include "blur_harness.cuh"
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);  \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-
 namespace {
 
 // Differing intermediates of the rows pass against the naive one on a

@@ -35,15 +35,6 @@ bool cf_blur_cuda::f64_sums(int, int)
 
 #include "blur_harness.cuh"
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__);  \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-
 namespace {
 
 __device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint32_t b0,
