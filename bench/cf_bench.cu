@@ -375,6 +375,10 @@ struct BlurHook {
     // has them (both or neither).
     void (*allow_fp64)(bool allow);
     bool (*last_fp64)(void);
+    // cf_blur_cuda_force_tensor16_columns and
+    // cf_blur_cuda_last_tensor_columns, likewise.
+    void (*tensor16_columns)(int method);
+    bool (*last_tensor_columns)(void);
 } g_hook;
 
 void find_blur_hook()
@@ -386,6 +390,12 @@ void find_blur_hook()
     g_hook.last_fp64 = reinterpret_cast<bool (*)(void)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_last_fp64"));
     if (!g_hook.allow_fp64 || !g_hook.last_fp64)
         g_hook.allow_fp64 = nullptr, g_hook.last_fp64 = nullptr;
+    g_hook.tensor16_columns = reinterpret_cast<void (*)(int)>(
+        dlsym(RTLD_DEFAULT, "cf_blur_cuda_force_tensor16_columns"));
+    g_hook.last_tensor_columns =
+        reinterpret_cast<bool (*)(void)>(dlsym(RTLD_DEFAULT, "cf_blur_cuda_last_tensor_columns"));
+    if (!g_hook.tensor16_columns || !g_hook.last_tensor_columns)
+        g_hook.tensor16_columns = nullptr, g_hook.last_tensor_columns = nullptr;
     if (!g_hook.force || !g_hook.last)
         g_hook = {};
 }
@@ -411,12 +421,17 @@ const char *method_name(int m)
 // two kernels, so the sum. tensor: every tap's products of bytes, 2 a tap horizontally
 // (tap bytes by a sample), 4 vertically (tap bytes by intermediate bytes),
 // at the int8 tensor-core ceiling; for 16-bit samples 4 a tap horizontally
-// (tap bytes by sample bytes), then sep's vertical pairs as above, the sum. An older library (no hook): counted as
+// (tap bytes by sample bytes), then, where the columns pass ran on the
+// tensor cores (tcols), 6 a tap vertically (tap bytes by the three bytes of
+// an intermediate), else sep's vertical pairs as above, the sum. An older
+// library (no hook): counted as
 // reg. Not counted: apron rows a tile or strip computes twice, zero taps a
 // padded kernel runs (for tensor, the band matrices' zeros).
 double blur_op_floor(int method, int kx, int ky, double samples, int sample_bytes,
-                     bool fp64, const Ceilings &c)
+                     bool fp64, bool tcols, const Ceilings &c)
 {
+    if (method == 5 && c.mma_gmacs > 0 && sample_bytes == 2 && tcols)
+        return (4.0 * kx + 6.0 * ky) * samples / (c.mma_gmacs * 1e6);
     if (method == 5 && c.mma_gmacs > 0 && sample_bytes == 2) {
         // 16-bit planes: the rows pass's 4 products a tap on the tensor
         // cores, then sep's columns pass (pairs: DFMAs or 64-bit IMADs).
@@ -646,28 +661,41 @@ int main(int argc, char **argv)
             std::vector<bool> fp64_modes = { true };
             if (g_methods && g_hook.allow_fp64 && fi->sample_bytes == 2)
                 fp64_modes.push_back(false);
+            // The tensor-core method forced on 16-bit frames: a row with each
+            // columns pass (sep's: 2, the tensor cores': 5).
             for (bool allow : fp64_modes)
-                for (int m : methods) {
-                    if (g_hook.force)
-                        g_hook.force(m, true);
-                    if (g_hook.allow_fp64)
-                        g_hook.allow_fp64(allow);
-                    Timing t;
-                    if (!time_filter_or_fail(text, b.f, b.f, bw, bh, &t))
-                        continue; // a forced method that does not take the frame
-                    const int ran = g_hook.last ? g_hook.last() : -1;
-                    const bool fp64 = g_hook.last_fp64 && g_hook.last_fp64();
-                    char row_label[128];
-                    std::snprintf(row_label, sizeof row_label, "%s [%s%s%s]", label,
-                                  m ? "forced " : "", method_name(ran),
-                                  fp64 ? "+fp64" : allow ? "" : " int64");
-                    row(row_label, t, bytes,
-                        blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, fp64, c), c);
-                }
+                for (int m : methods)
+                    for (int cols : m == 5 && fi->sample_bytes == 2 && g_hook.tensor16_columns
+                                        ? std::vector<int>{ 2, 5 }
+                                        : std::vector<int>{ 0 }) {
+                        if (cols == 5 && !allow)
+                            continue; // no FP64 sums to turn off
+                        if (g_hook.force)
+                            g_hook.force(m, true);
+                        if (g_hook.allow_fp64)
+                            g_hook.allow_fp64(allow);
+                        if (g_hook.tensor16_columns)
+                            g_hook.tensor16_columns(cols);
+                        Timing t;
+                        if (!time_filter_or_fail(text, b.f, b.f, bw, bh, &t))
+                            continue; // a forced method that does not take the frame
+                        const int ran = g_hook.last ? g_hook.last() : -1;
+                        const bool fp64 = g_hook.last_fp64 && g_hook.last_fp64();
+                        const bool tcols = g_hook.last_tensor_columns && g_hook.last_tensor_columns();
+                        char row_label[128];
+                        std::snprintf(row_label, sizeof row_label, "%s [%s%s%s%s]", label,
+                                      m ? "forced " : "", method_name(ran), tcols ? "+tcols" : "",
+                                      fp64 ? "+fp64" : allow ? "" : " int64");
+                        row(row_label, t, bytes,
+                            blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, fp64, tcols, c),
+                            c);
+                    }
             if (g_hook.force)
                 g_hook.force(0, true);
             if (g_hook.allow_fp64)
                 g_hook.allow_fp64(true);
+            if (g_hook.tensor16_columns)
+                g_hook.tensor16_columns(0);
         }
     }
     // Transfers of one RGBA frame: pinned and pageable host memory.

@@ -214,6 +214,17 @@ CF_API void cf_blur_cuda_allow_fp64(bool allow);
 /* Whether the calling thread's last successful GPU blur launch did some
  * plane's vertical sums on the FP64 units (false before any). */
 CF_API bool cf_blur_cuda_last_fp64(void);
+/* Test hook, exported for tests and cf-bench: which columns pass the
+ * tensor-core method runs on 16-bit planes: CF_BLUR_METHOD_TENSOR the
+ * tensor cores' (blur_tensor16_cols.cu) wherever its blocks fit the GPU,
+ * CF_BLUR_METHOD_SEP the two-pass method's, CF_BLUR_METHOD_AUTO (the
+ * default; any other value too) the tensor cores' from the vertical radius
+ * the dispatch table's measurements set. The results are the same.
+ * Thread-safe (an atomic); meant to be set between runs. */
+CF_API void cf_blur_cuda_force_tensor16_columns(cf_blur_method method);
+/* Whether the calling thread's last successful GPU blur launch did some
+ * 16-bit plane's columns pass on the tensor cores (false before any). */
+CF_API bool cf_blur_cuda_last_tensor_columns(void);
 /* The method of the calling thread's last successful GPU blur launch
  * (CF_BLUR_METHOD_AUTO before any). */
 CF_API cf_blur_method cf_blur_cuda_last_method(void);

@@ -29,13 +29,14 @@
  *     the symmetric taps paired: one multiply-add per pair of taps, so its
  *     cost grows linearly in the taps at half the multiply-adds of a plain
  *     convolution. Needs symmetric kernels (cf_blur_make_kernel's are).
- *   tensor (blur_tensor.cu, blur_tensor16.cu): 8-bit planes of 1, 2 or 4
- *     channels and 16-bit planes of 1 or 2, kernels up to 1025 taps each
- *     way (every tap below 65536), compute capability 8.0 and later. The
- *     taps and samples split into bytes, every product an int8
- *     tensor-core one: both passes for 8-bit planes; for 16-bit ones the
- *     rows pass, whose intermediates the two-pass method's columns pass
- *     then sums.
+ *   tensor (blur_tensor.cu, blur_tensor16.cu, blur_tensor16_cols.cu):
+ *     8-bit planes of 1, 2 or 4 channels and 16-bit planes of 1 or 2,
+ *     kernels up to 1025 taps each way (every tap below 65536), compute
+ *     capability 8.0 and later. The taps and samples split into bytes,
+ *     every product an int8 tensor-core one: both passes for 8-bit
+ *     planes; for 16-bit ones the rows pass, and from a vertical radius
+ *     on (tensor16_cols_picked) the columns pass, below it the two-pass
+ *     method's.
  *
  * All have the arithmetic of blur.h and are compared with the CPU
  * reference bit for bit (tests/test_kernels_gpu.cpp). On Hopper the tile
@@ -157,13 +158,36 @@ cudaError_t sep_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &p, const
 size_t tensor_shared(int rx, int ry);
 
 /* The same for the rows pass of a 16-bit plane of `channels` (1 or 2)
- * channels (blur_tensor16.cu; its columns pass is sep's, in under 10 KiB). */
+ * channels (blur_tensor16.cu; sep's columns pass takes under 10 KiB, the
+ * tensor cores' tensor16_cols_shared). */
 size_t tensor16_rows_shared(int rx, int channels);
 
+/* The columns pass of one 16-bit plane on the tensor cores
+ * (blur_tensor16_cols.cu), from the 32-bit intermediates a rows pass left
+ * in tmp in the two-pass method's layout (as tensor16_rows_run's and
+ * sep_cols_run's), into pl.dst (shifted up by pl.shift). Any odd kernel up
+ * to CF_BLUR_MAX_KSIZE taps, each below 65536. Shared memory a block:
+ * tensor16_cols_shared(ry), bytes (about 14 KiB at radius 8, 97 at 256,
+ * 173 at 512). Returns cudaErrorInvalidValue for a plane or scratch that
+ * does not fit, else the launch's error. */
+size_t tensor16_cols_shared(int ry);
+cudaError_t tensor16_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &pl, const void *tmp,
+                              size_t tmp_pitch, cudaStream_t stream);
+/* Which columns pass the tensor-core method runs on a 16-bit plane of
+ * vertical radius ry on a GPU whose blocks may have shared_limit bytes of
+ * shared memory: true for the tensor cores' (tensor16_cols_run), false for
+ * the two-pass method's (sep_cols_run). The test hook
+ * cf_blur_cuda_force_tensor16_columns decides, or by default the radius
+ * (from kTensor16ColsMinRadius); the tensor cores' only where their
+ * blocks fit. Host code (blur_dispatch.cu); thread-safe. */
+bool tensor16_cols_picked(int ry, int shared_limit);
+/* The vertical radius from which tensor16_cols_picked takes the tensor
+ * cores' columns pass by default (the measurements: blur_dispatch.cu). */
+constexpr int kTensor16ColsMinRadius = 32;
 /* Whether the tensor-core method takes these planes and kernels on a GPU
  * whose blocks may have shared_limit bytes of shared memory: all planes
  * 8-bit (no shift) of 1, 2 or 4 channels, or all 16-bit of 1 or 2 channels
- * with symmetric vertical taps (their columns pass is sep's); odd kernels
+ * with symmetric vertical taps (sep's columns pass pairs them); odd kernels
  * up to CF_BLUR_MAX_KSIZE taps whose every tap is below 65536 (not the
  * one-tap identity); a limit of at least 99 KiB (compute capability 8.0
  * and later; sm_75 has 64) that holds tensor_shared or
@@ -188,14 +212,16 @@ cudaError_t tensor16_rows_run(const cf_blur_kernel &kx, const cf_blur_plane &pl,
  * (blur_filter.c's scratch holds that; for 8-bit planes the passes keep
  * ceil(height / 4) groups of 8 bytes a rounded sample in it, which for a
  * plane 1 row high is 2 rows; for 16-bit ones the rows pass on the tensor
- * cores, the columns pass sep's: tensor16_rows_run, sep_cols_run).
- * *f64_used: whether a 16-bit plane's vertical sums ran on the FP64 units.
+ * cores, the columns pass on the tensor cores or sep's as
+ * tensor16_cols_picked says: tensor16_rows_run, then tensor16_cols_run or
+ * sep_cols_run). *f64_used: whether a 16-bit plane's vertical sums ran on
+ * the FP64 units; *tensor_cols_used: whether one's ran on the tensor cores.
  * Returns cudaErrorNotSupported on a device of compute capability below
  * 8.0, cudaErrorInvalidValue for a pitch that does not fit, else the first
  * launch error. */
 cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                        const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
-                       cudaStream_t stream, bool *f64_used);
+                       cudaStream_t stream, bool *f64_used, bool *tensor_cols_used);
 
 /* The shared memory a block of the current device may opt in to
  * (cf_device_shared_optin), or INT_MAX where the device cannot be asked

@@ -144,14 +144,18 @@ std::atomic<bool> g_split{ true };
 thread_local cf_blur_method t_last = CF_BLUR_METHOD_AUTO;
 std::atomic<bool> g_allow_fp64{ true };
 thread_local bool t_last_fp64 = false;
+std::atomic<int> g_tensor16_columns{ CF_BLUR_METHOD_AUTO };
+thread_local bool t_last_tensor_columns = false;
 
-/* Records a successful launch of method m, and whether it did a plane's
+/* Records a successful launch of method m, whether it did a plane's
  * vertical sums on the FP64 units (as the tile and two-pass methods
- * report). */
-void ran(cf_blur_method m, bool f64_used = false)
+ * report) and whether on the tensor cores for a 16-bit plane (the
+ * tensor-core method). */
+void ran(cf_blur_method m, bool f64_used = false, bool tensor_columns = false)
 {
     t_last = m;
     t_last_fp64 = f64_used;
+    t_last_tensor_columns = tensor_columns;
 }
 
 /* Whether method m takes the frame on a GPU whose blocks may have
@@ -195,6 +199,14 @@ bool cf_blur_cuda::f64_sums(int sample_bytes, int shift)
            cf_device_fast_fp64(device, &fast) == cudaSuccess && fast;
 }
 
+bool cf_blur_cuda::tensor16_cols_picked(int ry, int shared_limit)
+{
+    const int forced = g_tensor16_columns.load(std::memory_order_relaxed);
+    if (forced == CF_BLUR_METHOD_SEP || tensor16_cols_shared(ry) > (size_t)shared_limit)
+        return false;
+    return forced == CF_BLUR_METHOD_TENSOR || ry >= kTensor16ColsMinRadius;
+}
+
 extern "C" const char *cf_blur_method_name(cf_blur_method method)
 {
     switch (method) {
@@ -227,6 +239,19 @@ extern "C" void cf_blur_cuda_allow_fp64(bool allow)
 extern "C" bool cf_blur_cuda_last_fp64(void)
 {
     return t_last_fp64;
+}
+
+extern "C" void cf_blur_cuda_force_tensor16_columns(cf_blur_method method)
+{
+    g_tensor16_columns.store(method == CF_BLUR_METHOD_TENSOR || method == CF_BLUR_METHOD_SEP
+                                 ? method
+                                 : CF_BLUR_METHOD_AUTO,
+                             std::memory_order_relaxed);
+}
+
+extern "C" bool cf_blur_cuda_last_tensor_columns(void)
+{
+    return t_last_tensor_columns;
 }
 
 extern "C" cf_blur_method cf_blur_cuda_pick_for(const cf_blur_kernel *kx,
@@ -296,10 +321,11 @@ extern "C" cf_status cf_blur_planes_cuda(const cf_blur_kernel *kx, const cf_blur
         return st;
     }
     if (m == CF_BLUR_METHOD_TENSOR) {
-        const cf_status st = CF_CUDA_CHECK(
-            cf_blur_cuda::tensor_run(*kx, *ky, planes, n_planes, tmp, tmp_pitch, s, &f64));
+        bool tensor_columns = false;
+        const cf_status st = CF_CUDA_CHECK(cf_blur_cuda::tensor_run(
+            *kx, *ky, planes, n_planes, tmp, tmp_pitch, s, &f64, &tensor_columns));
         if (st == CF_OK)
-            ran(m, f64);
+            ran(m, f64, tensor_columns);
         return st;
     }
     if (m == CF_BLUR_METHOD_REG && forced == CF_BLUR_METHOD_REG)

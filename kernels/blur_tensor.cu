@@ -3,8 +3,8 @@
  * independent), two passes through the scratch plane, every multiply an
  * int8 tensor-core product (mma.sync m16n8k32, u8 x u8 into s32; compute
  * capability 8.0 and later). 16-bit planes of 1 or 2 channels: the rows
- * pass on the tensor cores too (blur_tensor16.cu), the columns pass the
- * two-pass method's (tensor_run).
+ * pass on the tensor cores too (blur_tensor16.cu), the columns pass there
+ * (blur_tensor16_cols.cu) or the two-pass method's (tensor_run).
  *
  * Why: past radius 24 the register and two-pass methods spend one IMAD
  * (or DP2A) a tap pair; a tensor core makes 4096 byte products a warp
@@ -76,12 +76,7 @@
 
 namespace {
 
-constexpr int kColSamples = 32;        // samples of a columns tile
-constexpr int kColWarps = 8;           // warps of a columns block, 16 rows each
-constexpr int kColThreads = 32 * kColWarps;
 constexpr int kColMinBlocks = 2;       // columns blocks an SM (tensor_cols)
-constexpr int kColRows = 16 * kColWarps; // rows of a columns tile
-constexpr int kColWords = 40;          // words a staged row group: 32 samples, 8 mod 32
 
 /* 16-bit intermediates a row of the rows pass's output tile for C
  * channels: 128 C and a pad that, with the chunks of a row swizzled by
@@ -132,16 +127,6 @@ __host__ __device__ constexpr size_t rows_shared(int R)
            kRowOutBytes;
 }
 
-/* Steps of 32 staged rows a columns warp makes (its 16 rows reach 2R + 15
- * + pad rows), and the staged rows of a tile (8 warps, 16 rows apart). */
-__host__ __device__ constexpr int col_steps(int R)
-{
-    return (2 * R + 15 + (round4(R) - R)) / 32 + 1;
-}
-__host__ __device__ constexpr int col_staged_rows(int R)
-{
-    return 32 * col_steps(R) + 16 * (kColWarps - 1);
-}
 /* Words of one staging buffer of a columns block: two planes of
  * col_staged_rows / 4 groups of kColWords. */
 __host__ __device__ constexpr int col_buffer_words(int R)
@@ -356,15 +341,6 @@ __device__ __forceinline__ uint32_t byte_of_each(const uint4 v, int b)
     return __byte_perm(__byte_perm(v.x, v.y, sel), __byte_perm(v.z, v.w, sel), 0x5410);
 }
 
-/* The 4 x 4 byte transpose: byte i of result j is byte j of v[i]. */
-__device__ __forceinline__ uint4 transpose_bytes(const uint32_t (&v)[4])
-{
-    const uint32_t a = __byte_perm(v[0], v[1], 0x5140), b = __byte_perm(v[2], v[3], 0x5140);
-    const uint32_t c = __byte_perm(v[0], v[1], 0x7362), d = __byte_perm(v[2], v[3], 0x7362);
-    return make_uint4(__byte_perm(a, b, 0x5410), __byte_perm(a, b, 0x7632), __byte_perm(c, d, 0x5410),
-                      __byte_perm(c, d, 0x7632));
-}
-
 /* Stages the row groups of columns tile (tx, ty) into `planes` (two planes
  * of col_staged_rows(R) / 4 groups of kColWords): group r4 is image rows
  * y0 - P + 4 r4 .. + 3, its 32 positions from the scratch plane. Tiles
@@ -437,14 +413,7 @@ tensor_cols(const __grid_constant__ TensorCols p, const __grid_constant__ cf_blu
     cp_async_commit();
     load_tap_bytes<kColThreads>(w, k);
     __syncthreads();
-    // Step s, lane (g, t), register q of the low (h = 0) or high bytes:
-    // A[m][k] = w[32 s - pad + k - m], row m = g + 8 (q & 1), columns k =
-    // 4t + 16 (q >> 1) + byte.
-    for (int i = tid; i < S * 32 * 8; i += kColThreads) {
-        const int q = i & 3, h = (i >> 2) & 1, l = (i >> 3) & 31, s = i >> 8;
-        const int m = (l >> 2) + 8 * (q & 1), kc = 4 * (l & 3) + 16 * (q >> 1);
-        tab[i] = tap_bytes(w, R, 32 * s - pad + kc - m, h);
-    }
+    cols_table<kColThreads>(tab, w, R);
     const uint4 *tab4 = reinterpret_cast<const uint4 *>(tab);
     const int g = lane >> 2, t = lane & 3;
     for (int tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) {
@@ -621,9 +590,10 @@ bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_b
 
 cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
                        const cf_blur_plane *planes, int n_planes, void *tmp, size_t tmp_pitch,
-                       cudaStream_t stream, bool *f64_used)
+                       cudaStream_t stream, bool *f64_used, bool *tensor_cols_used)
 {
     *f64_used = false;
+    *tensor_cols_used = false;
     int device = 0, sms = 0, major = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err == cudaSuccess)
@@ -643,14 +613,18 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         // (height + 1) rows of tmp_pitch bytes that blur_filter.c reserves
         // where a row has 4 bytes a position.
         if (pl.sample_bytes == 2) {
-            // The rows pass on the tensor cores, the columns pass sep's.
+            // The rows pass on the tensor cores, the columns pass there too
+            // or sep's (tensor16_cols_picked).
             bool f64 = false;
+            const bool tc = tensor16_cols_picked(ky.size / 2, shared_limit());
             err = tensor16_rows_run(kx, pl, tmp, tmp_pitch, stream);
             if (err == cudaSuccess)
-                err = sep_cols_run(ky, pl, tmp, tmp_pitch, stream, &f64);
+                err = tc ? tensor16_cols_run(ky, pl, tmp, tmp_pitch, stream)
+                         : sep_cols_run(ky, pl, tmp, tmp_pitch, stream, &f64);
             if (err != cudaSuccess)
                 return err;
             *f64_used = *f64_used || f64;
+            *tensor_cols_used = *tensor_cols_used || tc;
             continue;
         }
         const int samples = pl.width * pl.channels;

@@ -3,9 +3,10 @@
  * I420_10LE; P010's shifted down first), every multiply an int8
  * tensor-core product (mma.sync m16n8k32, u8 x u8 into s32; compute
  * capability 8.0 and later), into the two-pass method's scratch plane of
- * 32-bit intermediates, whose columns pass (blur_sep.cu, sep_cols_run)
- * then makes the vertical sums: on the FP64 units for P010 on Hopper, else
- * as 64-bit integers.
+ * 32-bit intermediates, from which a columns pass then makes the vertical
+ * sums: on the tensor cores too (blur_tensor16_cols.cu) from a vertical
+ * radius on, else the two-pass method's (blur_sep.cu, sep_cols_run), on
+ * the FP64 units for P010 on Hopper, else as 64-bit integers.
  *
  * Why: for 16-bit planes the two-pass method's rows pass spends one IMAD
  * and one add a pair of taps and output, on the pipe its loads and

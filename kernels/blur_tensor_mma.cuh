@@ -1,10 +1,11 @@
 /* CUDA blur, tensor-core method: what its 8-bit passes (blur_tensor.cu)
- * and the rows pass of 16-bit planes (blur_tensor16.cu) share: the rows
- * tile's shape, its staging stride, the taps split into two byte planes in
- * shared memory, the rows pass's table of band-matrix fragments, the int8
- * product (mma.sync m16n8k32, u8 x u8 into s32), cp.async, the tile loop's
- * step and the grid size. Fragment layouts and the arithmetic: the header
- * of blur_tensor.cu. */
+ * and the passes of 16-bit planes (blur_tensor16.cu, blur_tensor16_cols.cu)
+ * share: the rows and columns tiles' shapes, the rows staging stride, the
+ * taps split into two byte planes in shared memory, both passes' tables of
+ * band-matrix fragments, the int8 product (mma.sync m16n8k32, u8 x u8 into
+ * s32), the byte transpose, cp.async, the tile loop's step and the grid
+ * size. Fragment layouts and the arithmetic: the header of
+ * blur_tensor.cu. */
 #ifndef CUDAFILTERS_KERNELS_BLUR_TENSOR_MMA_CUH
 #define CUDAFILTERS_KERNELS_BLUR_TENSOR_MMA_CUH
 
@@ -15,8 +16,8 @@
 
 #include "blur_cuda.cuh"
 
-// Only blur_tensor.cu and blur_tensor16.cu include this file: what it
-// declares lies in each one's unnamed namespace, as if written there.
+// Only the tensor-core method's files include this file: what it declares
+// lies in each one's unnamed namespace, as if written there.
 namespace {
 
 constexpr int kThreads = 256;          // 8 warps a rows block
@@ -62,6 +63,28 @@ __host__ __device__ constexpr int tap_plane_bytes(int R)
 __host__ __device__ constexpr int taps_bytes(int R)
 {
     return 2 * tap_plane_bytes(R);
+}
+
+/* The columns tile's shape (blur_tensor.cu's tensor_cols, blur_tensor16_cols.cu):
+ * 32 samples by 128 rows, 8 warps stacked, 16 rows each; a staged row
+ * group (4 rows) is kColWords words a plane, 32 positions and a pad that
+ * puts the groups of a step's 4 lanes t 8 banks apart. */
+constexpr int kColSamples = 32;
+constexpr int kColWarps = 8;
+constexpr int kColThreads = 32 * kColWarps;
+constexpr int kColRows = 16 * kColWarps;
+constexpr int kColWords = 40;
+
+/* Steps of 32 staged rows a columns warp makes (its 16 rows reach 2R + 15
+ * + pad rows), and the staged rows of a tile (8 warps, 16 rows apart),
+ * from P = round4(R) rows above it. */
+__host__ __device__ constexpr int col_steps(int R)
+{
+    return (2 * R + 15 + (round4(R) - R)) / 32 + 1;
+}
+__host__ __device__ constexpr int col_staged_rows(int R)
+{
+    return 32 * col_steps(R) + 16 * (kColWarps - 1);
 }
 
 __device__ __forceinline__ void mma_u8(int (&d)[4], const uint32_t (&a)[4], uint32_t b0,
@@ -143,6 +166,32 @@ __device__ __forceinline__ uint32_t tap_bytes(const uint32_t *w, int R, int i0, 
     const int at = i0 + kTapMargin;
     const uint32_t *plane = w + hi * (tap_plane_bytes(R) / 4) + (at >> 2);
     return __funnelshift_r(plane[0], plane[1], 8 * (at & 3));
+}
+
+/* The columns pass's table of A fragments (col_steps(R) steps of 32 lanes
+ * x 8 words, at tab) from the tap planes at w (load_tap_bytes, which the
+ * block has finished: a barrier before), the block's Threads threads
+ * taking every Threads-th word. Step s, lane (g, t), word q of the low (h
+ * = 0) or high bytes, at ((s 32 + lane) 2 + h) 4 + q: A[m][k] = w[32 s -
+ * pad + k - m], row m = g + 8 (q & 1), columns k = 4t + 16 (q >> 1) +
+ * byte. */
+template <int Threads> __device__ __forceinline__ void cols_table(uint32_t *tab, const uint32_t *w, int R)
+{
+    const int pad = round4(R) - R;
+    for (int i = threadIdx.x; i < col_steps(R) * 32 * 8; i += Threads) {
+        const int q = i & 3, h = (i >> 2) & 1, l = (i >> 3) & 31, s = i >> 8;
+        const int m = (l >> 2) + 8 * (q & 1), kc = 4 * (l & 3) + 16 * (q >> 1);
+        tab[i] = tap_bytes(w, R, 32 * s - pad + kc - m, h);
+    }
+}
+
+/* The 4 x 4 byte transpose: byte i of result j is byte j of v[i]. */
+__device__ __forceinline__ uint4 transpose_bytes(const uint32_t (&v)[4])
+{
+    const uint32_t a = __byte_perm(v[0], v[1], 0x5140), b = __byte_perm(v[2], v[3], 0x5140);
+    const uint32_t c = __byte_perm(v[0], v[1], 0x7362), d = __byte_perm(v[2], v[3], 0x7362);
+    return make_uint4(__byte_perm(a, b, 0x5410), __byte_perm(a, b, 0x7632), __byte_perm(c, d, 0x5410),
+                      __byte_perm(c, d, 0x7632));
 }
 
 /* Blocks of a launch of Kernel: every SM full (the blocks loop over the

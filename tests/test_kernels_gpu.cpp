@@ -352,13 +352,16 @@ TEST(GpuExact, BlurTensorMethod16BitRandomRadii)
 {
     // The tensor-core method forced on 16-bit planes (GRAY16, P010,
     // I420_10LE: its rows pass on the tensor cores, four byte products a
-    // tap; the columns pass the two-pass method's): radii 1..512, unequal
-    // radii, every border, guard bytes, frames of many rows tiles (128
-    // pixels by 32 / channels rows); the vertical sums on the FP64 units
-    // where the device has them for P010 (blur_f64.cuh) and as integers;
-    // then the extremes: 1025 taps both ways, a reach all border at the
-    // largest samples, every border on frames of many tiles, 16-bit samples
-    // whose high bytes are 255 (GRAY16's random ones).
+    // tap; the columns pass forced to each of its two forms, the tensor
+    // cores' with six byte products a tap and the two-pass method's):
+    // radii 1..512, unequal radii, every border, guard bytes, frames of
+    // many rows tiles (128 pixels by 32 / channels rows) and columns tiles
+    // (32 samples by 128 rows); the two-pass method's vertical sums on the
+    // FP64 units where the device has them for P010 (blur_f64.cuh) and as
+    // integers; then, with each columns pass, the extremes: 1025 taps both
+    // ways, a reach all border at the largest samples, every border on
+    // frames of many tiles, 16-bit samples whose high bytes are 255
+    // (GRAY16's random ones).
     CF_REQUIRE_GPU();
     if (!tensor_cores())
         GTEST_SKIP() << "no int8 tensor-core products below compute capability 8.0";
@@ -366,19 +369,34 @@ TEST(GpuExact, BlurTensorMethod16BitRandomRadii)
     ASSERT_EQ(probe_device_fast_fp64(0, &hopper), cudaSuccess);
     std::mt19937 rng(1724);
     const cf_format formats[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
-    struct Fp64 {
-        explicit Fp64(bool allow) { cf_blur_cuda_allow_fp64(allow); }
-        ~Fp64() { cf_blur_cuda_allow_fp64(true); }
+    struct Hooks {
+        Hooks(bool allow, cf_blur_method columns)
+        {
+            cf_blur_cuda_allow_fp64(allow);
+            cf_blur_cuda_force_tensor16_columns(columns);
+        }
+        ~Hooks()
+        {
+            cf_blur_cuda_allow_fp64(true);
+            cf_blur_cuda_force_tensor16_columns(CF_BLUR_METHOD_AUTO);
+        }
     };
-    for (bool allow : { true, false }) {
-        Fp64 scoped(allow);
-        SCOPED_TRACE(allow ? "FP64 sums allowed" : "integer sums");
+    const struct {
+        bool allow;
+        cf_blur_method columns;
+    } modes[] = { { true, CF_BLUR_METHOD_SEP }, { false, CF_BLUR_METHOD_SEP }, { true, CF_BLUR_METHOD_TENSOR } };
+    for (const auto &mode : modes) {
+        Hooks scoped(mode.allow, mode.columns);
+        const bool tcols = mode.columns == CF_BLUR_METHOD_TENSOR;
+        SCOPED_TRACE(tcols ? "tensor-core columns" : mode.allow ? "FP64 sums allowed" : "integer sums");
         auto check = [&](const std::string &text, cf_format fmt, Size s, size_t align) {
             compare_with_method(CF_BLUR_METHOD_TENSOR, text, fmt, s, rng, align);
-            EXPECT_EQ(cf_blur_cuda_last_fp64(), allow && hopper && fmt == CF_FORMAT_P010_10LE)
+            EXPECT_EQ(cf_blur_cuda_last_tensor_columns(), tcols) << text << " " << cf_format_name(fmt);
+            EXPECT_EQ(cf_blur_cuda_last_fp64(),
+                      !tcols && mode.allow && hopper && fmt == CF_FORMAT_P010_10LE)
                 << text << " " << cf_format_name(fmt);
         };
-        for (int round = 0; round < (allow ? 3 : 1); round++)
+        for (int round = 0; round < (mode.allow ? 3 : 1); round++)
             for (cf_format fmt : formats) {
                 const int max_r = round == 0 ? 24 : round == 1 ? 128 : 512;
                 check(random_blur(rng, max_r, 16, 0.3), fmt, random_size(rng, max_r),
@@ -387,21 +405,18 @@ TEST(GpuExact, BlurTensorMethod16BitRandomRadii)
         check("blur=sigma=10:border=constant:border-value=1023", CF_FORMAT_P010_10LE, { 1, 1 }, 0);
         check("blur=sigma=10:sigma-y=3:border=constant:border-value=65535", CF_FORMAT_GRAY16_LE,
               { 3, 2 }, 0);
+        if (!mode.allow)
+            continue;
+        // Kernels of 1025 taps, one way or both.
+        check("blur=sigma=128", CF_FORMAT_GRAY16_LE, { 70, 1030 }, 0);
+        check("blur=sigma=3:kernel-size=1025:border=constant:border-value=1000",
+              CF_FORMAT_P010_10LE, { 1100, 9 }, 0);
+        check("blur=sigma=40:sigma-y=0.5:border=reflect", CF_FORMAT_I420_10LE, { 2100, 300 }, 0);
+        // Every border at one radius on frames of many tiles both ways.
+        for (int b = 0; b < 4; b++)
+            check(std::string("blur=sigma=20:border=") + kBorders[b] + ":border-value=900",
+                  b % 2 ? CF_FORMAT_P010_10LE : CF_FORMAT_GRAY16_LE, { 1500, 400 }, 16);
     }
-    // Kernels of 1025 taps, one way or both.
-    compare_with_method(CF_BLUR_METHOD_TENSOR, "blur=sigma=128", CF_FORMAT_GRAY16_LE, { 70, 1030 },
-                        rng);
-    compare_with_method(CF_BLUR_METHOD_TENSOR,
-                        "blur=sigma=3:kernel-size=1025:border=constant:border-value=1000",
-                        CF_FORMAT_P010_10LE, { 1100, 9 }, rng);
-    compare_with_method(CF_BLUR_METHOD_TENSOR, "blur=sigma=40:sigma-y=0.5:border=reflect",
-                        CF_FORMAT_I420_10LE, { 2100, 300 }, rng);
-    // Every border at one radius on frames of many tiles both ways.
-    for (int b = 0; b < 4; b++)
-        compare_with_method(CF_BLUR_METHOD_TENSOR,
-                            std::string("blur=sigma=20:border=") + kBorders[b] + ":border-value=900",
-                            b % 2 ? CF_FORMAT_P010_10LE : CF_FORMAT_GRAY16_LE, { 1500, 400 }, rng,
-                            16);
 }
 
 TEST(GpuExact, BlurReducedRadius)
