@@ -183,7 +183,7 @@ cudaError_t tensor16_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &pl,
 bool tensor16_cols_picked(int ry, int shared_limit);
 /* The vertical radius from which tensor16_cols_picked takes the tensor
  * cores' columns pass by default (the measurements: blur_dispatch.cu). */
-constexpr int kTensor16ColsMinRadius = 32;
+constexpr int kTensor16ColsMinRadius = 24;
 /* Whether the tensor-core method takes these planes and kernels on a GPU
  * whose blocks may have shared_limit bytes of shared memory: all planes
  * 8-bit (no shift) of 1, 2 or 4 channels, or all 16-bit of 1 or 2 channels

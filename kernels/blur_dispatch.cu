@@ -97,7 +97,17 @@ namespace {
  * I420_10LE, GPUs but Hopper) the same crossing (sigma 6 0.158 against
  * 0.167). Sigma 5 (radius 20) stays on the tile method, 0.133 against
  * 0.142, as does sigma 3 sigma-y 1, 0.072 against 0.110: the rows pass
- * costs about 74 us at 4K whatever the radius up to 64. */
+ * costs about 74 us at 4K whatever the radius up to 64.
+ * Within the tensor-core method, a 16-bit plane's columns pass runs on the
+ * tensor cores too from vertical radius 24 (kTensor16ColsMinRadius), else
+ * it is sep's (session 28, H200: bench/diag/tensor16_cols_tune.cu and
+ * cf-bench --methods, bench/results/2026-12-04-h200-s28-17-tensor16-cols.md;
+ * rows pass and columns pass, 4K P010 with FP64 sums in sep's): radius 24
+ * 134 us against 142, radius 16 130 against 125, radius 8 122 against 110;
+ * 8K radius 16 457 against 466; a 4K GRAY16 plane (sep's sums 64-bit
+ * integers) radius 16 90 against 93. Sigma 64 then takes 0.36 ms against
+ * 0.66, 8K 1.25 against 2.49; sigma 5 (radius 20) stays on the tile
+ * method, 0.132 against the tensor cores' 0.141 (2 blocks an SM). */
 struct Row {
     cf_blur_method method;
     int min_radius; // of the larger radius

@@ -6,12 +6,14 @@
  *
  * Why: the two-pass method's columns pass spends one DFMA (P010 on
  * Hopper) or one 64-bit IMAD (GRAY16, I420_10LE, other GPUs) a pair of
- * taps and output; at 4K P010 sigma 64 that is about 0.5 of the frame's
+ * taps and output; at 4K P010 sigma 64 that was about 0.5 of the frame's
  * 0.66 ms, past the rows pass on the tensor cores (bench/results/
  * 2026-12-04-h200-s27-17-tensor16.md). A tensor-core instruction makes
  * 4096 byte products; with the taps split into two bytes and the
  * intermediates into three, six products a tap give the vertical sum
- * exactly.
+ * exactly. With this pass the frame takes 0.36 ms, and a 4K GRAY16 plane
+ * at radius 256 0.23 ms against the 64-bit integer sums' 0.56 (H200,
+ * session 28: bench/results/2026-12-04-h200-s28-17-tensor16-cols.md).
  *
  * Arithmetic of blur.h split into bytes (every tap below 65536: w = 256 wh
  * + wl; every intermediate t below 2^24, t = 65536 t2 + 256 t1 + t0, since
@@ -48,8 +50,13 @@
 
 namespace {
 
-/* Blocks an SM the kernel is built for (at most 128 registers a thread). */
-constexpr int kCols16MinBlocks = 2;
+/* Blocks an SM the kernel is built for: 3, at most 80 registers a thread
+ * (CUDA 13.0's ptxas -v for sm_90: 79, none spilled; at 2 blocks it takes
+ * 89). Rows pass and this one at 4K P010, radius 8 122 us against 130 at
+ * 2 blocks, radius 64 158 against 171, 8K radius 32 502 against 539; equal
+ * from radius 192 (H200, bench/diag/tensor16_cols_tune.cu, session 28:
+ * bench/results/2026-12-04-h200-s28-17-tensor16-cols.md). */
+constexpr int kCols16MinBlocks = 3;
 
 /* Words of one staged byte plane, and shared bytes of a block: the
  * fragment table, the tap planes, three staged planes. */

@@ -3,7 +3,8 @@
 # (kernels/blur_tensor16_cols.cu) on the H200. Layout .dev-s28/
 # (bench/diag/s28-prepare.sh). In order:
 #   1. ptxas's registers and spills of both builds; the harness
-#      (bench/diag/tensor16_cols_tune.cu) as built and at 3 blocks an SM:
+#      (bench/diag/tensor16_cols_tune.cu) as built and at the other block
+#      count an SM (s28-prepare.sh):
 #      the whole tensor-core blur against a naive one, then the rows pass
 #      with either columns pass on P010-like and GRAY16-like frames;
 #   2. every kernel GPU test but the scheduler's (4 shards), memcheck and
@@ -22,8 +23,8 @@ d=$PWD/.dev-s28
 source bench/diag/lib-gpu-tests.sh
 gpu_begin "$d"
 stamp "the 16-bit tensor-core columns pass's harness"
-cat $d/ptxas.txt $d/ptxas-b3.txt
-for v in tensor16-cols-tune tensor16-cols-tune-b3; do timeout 150 $d/$v; echo "$v rc $?"; done
+cat $d/ptxas.txt $d/ptxas-b.txt
+for v in tensor16-cols-tune $(cat $d/variant.txt); do timeout 150 $d/$v; echo "$v rc $?"; done
 gpu_tests "$BLUR_SANITIZED:GpuExact.BlurTensorMethod16BitRandomRadii"
 grep -h -E "^\[ +(OK|FAILED) +\] GpuExact.BlurTensorMethod16" $L/kgpu*.log
 stamp "cf-bench --only P010 --reps 10 (the table's picks)"
