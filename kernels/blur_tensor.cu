@@ -542,7 +542,7 @@ cudaError_t rows_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void *
         return cudaErrorInvalidValue;
     p.aligned = ((uintptr_t)pl.src | pl.src_pitch) % 4 == 0;
     p.wide = ((uintptr_t)pl.src | pl.src_pitch) % (4 * C) == 0;
-    return rows_launch<tensor_rows<C>>(p, kx, rows_shared(kx.size / 2), stream);
+    return pass_launch<tensor_rows<C>>(p, kx, rows_shared(kx.size / 2), stream);
 }
 
 } // namespace
@@ -644,11 +644,8 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         p.height = pl.height;
         p.border = pl.border;
         p.border_value = pl.border_value;
-        p.tiles_x = (samples + kColSamples - 1) / kColSamples;
-        const long long tiles = (long long)p.tiles_x * ((pl.height + kColRows - 1) / kColRows);
-        if (tiles > INT_MAX)
+        if (!cols_tiles(samples, pl.height, &p.tiles_x, &p.tiles))
             return cudaErrorInvalidValue;
-        p.tiles = (int)tiles;
         err = cols_launch(p, ky, stream);
         if (err != cudaSuccess)
             return err;

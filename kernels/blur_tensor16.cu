@@ -274,7 +274,7 @@ cudaError_t rows16_plane(const cf_blur_kernel &kx, const cf_blur_plane &pl, void
         return cudaErrorInvalidValue;
     p.aligned = ((uintptr_t)pl.src | pl.src_pitch) % 4 == 0;
     p.wide = ((uintptr_t)pl.src | pl.src_pitch) % (8 * C) == 0;
-    return rows_launch<tensor_rows16<C>>(p, kx, rows16_shared(kx.size / 2, C), stream);
+    return pass_launch<tensor_rows16<C>>(p, kx, rows16_shared(kx.size / 2, C), stream);
 }
 
 } // namespace

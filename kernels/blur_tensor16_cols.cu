@@ -220,20 +220,10 @@ cudaError_t tensor16_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &pl,
     p.height = pl.height;
     p.border = pl.border;
     p.shift = pl.shift;
-    p.tiles_x = (samples + kColSamples - 1) / kColSamples;
-    const long long tiles = (long long)p.tiles_x * ((pl.height + kColRows - 1) / kColRows);
-    if (tiles > INT_MAX)
+    if (!cols_tiles(samples, pl.height, &p.tiles_x, &p.tiles))
         return cudaErrorInvalidValue;
-    p.tiles = (int)tiles;
     p.pairs = ((uintptr_t)pl.dst | pl.dst_pitch) % 4 == 0;
-    const size_t shared = cols16_shared(ky.size / 2);
-    cudaError_t err = allow_shared<tensor_cols16>(shared);
-    if (err != cudaSuccess)
-        return err;
-    const unsigned grid = grid_for<tensor_cols16>(kColThreads, shared, p.tiles, &err);
-    if (grid == 0)
-        return err;
-    return cf_launch(tensor_cols16, dim3(grid), dim3(kColThreads), shared, stream, p, ky);
+    return pass_launch<tensor_cols16>(p, ky, cols16_shared(ky.size / 2), stream);
 }
 
 } // namespace cf_blur_cuda

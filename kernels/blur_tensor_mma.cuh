@@ -251,11 +251,25 @@ template <int C> bool rows_tiles(int width, int height, int *tiles_x, int *tiles
     return true;
 }
 
-/* Queues a rows pass Kernel(p, kx) of kThreads threads a block and
- * `shared` bytes of shared memory, as many blocks as fill the GPU
- * (grid_for; they loop over p.tiles). */
+/* Tiles of a columns pass over a plane of `samples` samples a row and
+ * `height` rows (kColSamples by kColRows each): *tiles_x across, *tiles in
+ * all; false where they are more than an int counts. */
+inline bool cols_tiles(int samples, int height, int *tiles_x, int *tiles)
+{
+    *tiles_x = (samples + kColSamples - 1) / kColSamples;
+    const long long n = (long long)*tiles_x * ((height + kColRows - 1) / kColRows);
+    if (n > INT_MAX)
+        return false;
+    *tiles = (int)n;
+    return true;
+}
+
+/* Queues a pass Kernel(p, kx) of kThreads threads a block (a rows block's,
+ * and kColThreads, a columns block's) and `shared` bytes of shared memory,
+ * as many blocks as fill the GPU (grid_for; they loop over p.tiles). */
+static_assert(kColThreads == kThreads, "one launch for both passes' blocks");
 template <auto Kernel, typename Params>
-cudaError_t rows_launch(const Params &p, const cf_blur_kernel &kx, size_t shared, cudaStream_t stream)
+cudaError_t pass_launch(const Params &p, const cf_blur_kernel &kx, size_t shared, cudaStream_t stream)
 {
     cudaError_t err = cf_blur_cuda::allow_shared<Kernel>(shared);
     if (err != cudaSuccess)
