@@ -417,6 +417,13 @@ TEST(GpuExact, BlurTensorMethod16BitRandomRadii)
             check(std::string("blur=sigma=20:border=") + kBorders[b] + ":border-value=900",
                   b % 2 ? CF_FORMAT_P010_10LE : CF_FORMAT_GRAY16_LE, { 1500, 400 }, 16);
     }
+    // The default: the tensor cores' columns pass from vertical radius 24
+    // (kTensor16ColsMinRadius), sep's below it.
+    for (int taps : { 47, 49 }) {
+        const std::string text = "blur=sigma=6:kernel-size=" + std::to_string(taps);
+        compare_with_method(CF_BLUR_METHOD_TENSOR, text, CF_FORMAT_P010_10LE, { 300, 200 }, rng);
+        EXPECT_EQ(cf_blur_cuda_last_tensor_columns(), taps == 49) << text;
+    }
 }
 
 TEST(GpuExact, BlurReducedRadius)
