@@ -685,7 +685,7 @@ int main(int argc, char **argv)
                         char row_label[128];
                         std::snprintf(row_label, sizeof row_label, "%s [%s%s%s%s]", label,
                                       m ? "forced " : "", method_name(ran), tcols ? "+tcols" : "",
-                                      fp64 ? "+fp64" : allow ? "" : " int64");
+                                      fp64 ? "+fp64" : allow || tcols ? "" : " int64");
                         row(row_label, t, bytes,
                             blur_op_floor(ran, kx, ky, samples, fi->sample_bytes, fp64, tcols, c),
                             c);

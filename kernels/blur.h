@@ -180,7 +180,8 @@ typedef enum cf_blur_method {
     CF_BLUR_METHOD_SLIDE, /* small radii, columns streamed through registers (blur_slide.cu) */
     CF_BLUR_METHOD_TENSOR, /* int8 tensor-core products: 8-bit planes both passes (blur_tensor.cu),
                               16-bit ones the rows pass (blur_tensor16.cu) and from
-                              vertical radius 24 the columns (blur_tensor16_cols.cu) */
+                              vertical radius 24 the columns where its blocks fit
+                              (blur_tensor16_cols.cu) */
 } cf_blur_method;
 
 /* "auto", "reg", "sep", "tile", "slide", "tensor". */

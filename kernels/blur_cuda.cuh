@@ -51,6 +51,7 @@
 
 #include <atomic>
 #include <climits>
+#include <mutex>
 
 #include "blur.h"
 #include "launch.cuh"
@@ -167,9 +168,10 @@ size_t tensor16_rows_shared(int rx, int channels);
  * in tmp in the two-pass method's layout (as tensor16_rows_run's and
  * sep_cols_run's), into pl.dst (shifted up by pl.shift). Any odd kernel up
  * to CF_BLUR_MAX_KSIZE taps, each below 65536. Shared memory a block:
- * tensor16_cols_shared(ry), bytes (about 14 KiB at radius 8, 97 at 256,
- * 173 at 512). Returns cudaErrorInvalidValue for a plane or scratch that
- * does not fit, else the launch's error. */
+ * tensor16_cols_shared(ry) bytes (18.2 KiB up to radius 8, 95.2 KiB at
+ * 256, 172.2 KiB at 512: past radius 264 more than sm_86's 99 KiB, past
+ * 488 more than sm_80's 163). Returns cudaErrorInvalidValue for a plane,
+ * scratch or tap that does not fit, else the launch's error. */
 size_t tensor16_cols_shared(int ry);
 cudaError_t tensor16_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &pl, const void *tmp,
                               size_t tmp_pitch, cudaStream_t stream);
@@ -237,19 +239,33 @@ inline int shared_limit()
     return bytes;
 }
 
-/* Raises Kernel's dynamic shared memory limit to `bytes` the first time a
- * launch needs more than the default 48 KiB (and again only for more).
- * Thread-safe (two threads may both raise it, to the same effect). */
+/* Raises Kernel's dynamic shared memory limit on the current device to
+ * `bytes` the first time a launch there needs more than the default 48 KiB
+ * (and again only for more). The limit is an attribute of the function on
+ * each device, so each device (up to 64; past that every call sets it)
+ * keeps its own; a mutex keeps the attribute and what is kept of it the
+ * same when threads raise it at once. Thread-safe. */
 template <auto Kernel>
 cudaError_t allow_shared(size_t bytes)
 {
-    static std::atomic<size_t> allowed{ 48 * 1024 };
-    if (bytes <= allowed.load(std::memory_order_relaxed))
+    constexpr int kDevices = 64;
+    static std::atomic<size_t> allowed[kDevices];
+    static std::mutex mutex;
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess)
+        return err;
+    if (bytes <= 48 * 1024)
         return cudaSuccess;
-    const cudaError_t err =
-        cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    if (err == cudaSuccess)
-        allowed.store(bytes, std::memory_order_relaxed);
+    std::atomic<size_t> *kept = device >= 0 && device < kDevices ? &allowed[device] : nullptr;
+    if (kept && bytes <= kept->load(std::memory_order_acquire))
+        return cudaSuccess;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (kept && bytes <= kept->load(std::memory_order_relaxed))
+        return cudaSuccess;
+    err = cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    if (err == cudaSuccess && kept)
+        kept->store(bytes, std::memory_order_release);
     return err;
 }
 

@@ -569,8 +569,10 @@ bool tensor_takes(const cf_blur_kernel &kx, const cf_blur_kernel &ky, const cf_b
     if (shared_limit < 99 * 1024 || n_planes < 1)
         return false;
     if (planes[0].sample_bytes == 2) {
-        // 16-bit planes: the rows pass here, the columns pass sep's, which
-        // pairs the symmetric vertical taps.
+        // 16-bit planes: the rows pass here (blur_tensor16.cu), the columns
+        // pass on the tensor cores or sep's (tensor16_cols_picked), which
+        // pairs the symmetric vertical taps (and runs wherever the tensor
+        // cores' blocks do not fit).
         if (!symmetric_taps(ky))
             return false;
         for (int i = 0; i < n_planes; i++)

@@ -37,7 +37,7 @@
  * the tile at position 16 (j / 2) + 2 g + j % 2, so that lane g's words of
  * blocks j = 2 h and 2 h + 1 are one 8-byte load. Eight warps, stacked,
  * make 16 rows by 32 samples each, in two halves of two 8-sample blocks
- * (32 sums a half: the registers of two blocks an SM): per step of 32
+ * (32 sums a half: the registers of three blocks an SM): per step of 32
  * staged rows the A fragments of both tap bytes, then six products for
  * each block. The staging is a transpose of 4 x 4 bytes a pair of
  * samples, from 32-bit words loaded through L1. */
@@ -71,7 +71,7 @@ __host__ __device__ constexpr size_t cols16_shared(int R)
 
 struct TensorCols16 {
     const uint32_t *tmp; // the scratch plane: sample s of row y at tmp[y * tmp_words + s]
-    size_t tmp_words;    // words a scratch row; row `height`: a constant border's
+    size_t tmp_words;    // words a scratch row; row `height` holds a constant border's intermediates
     uint8_t *dst;
     size_t dst_pitch;
     int samples, height, border, shift;
@@ -178,7 +178,9 @@ tensor_cols16(const __grid_constant__ TensorCols16 p, const __grid_constant__ cf
                         const uint64_t V = (uint64_t)(uint32_t)s0[e][i] + ((uint64_t)(uint32_t)s1[e][i] << 8) +
                                            ((uint64_t)(uint32_t)s2[e][i] << 16) +
                                            ((uint64_t)(uint32_t)s3[e][i] << 24);
-                        v[c] = (uint32_t)((V + (1u << 23)) >> 24) << p.shift;
+                        // Truncated to the sample's 16 bits, as blur.h's
+                        // (T) cast does (kernels whose taps sum past 65536).
+                        v[c] = ((uint32_t)((V + (1u << 23)) >> 24) << p.shift) & 0xffffu;
                     }
                     uint16_t *d = reinterpret_cast<uint16_t *>(p.dst + (size_t)y * p.dst_pitch) + x;
                     if (p.pairs && x + 1 < p.samples) {
@@ -211,6 +213,9 @@ cudaError_t tensor16_cols_run(const cf_blur_kernel &ky, const cf_blur_plane &pl,
     if (pl.sample_bytes != 2 || pl.width < 1 || pl.height < 1 || (size_t)samples * 4 > tmp_pitch ||
         tmp_pitch % 4 != 0 || ky.size < 1 || ky.size > CF_BLUR_MAX_KSIZE || ky.size % 2 == 0)
         return cudaErrorInvalidValue;
+    for (int i = 0; i < ky.size; i++)
+        if (ky.w[i] > 0xffffu) // two bytes a tap
+            return cudaErrorInvalidValue;
     TensorCols16 p = {};
     p.tmp = static_cast<const uint32_t *>(tmp);
     p.tmp_words = tmp_pitch / 4;

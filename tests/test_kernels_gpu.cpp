@@ -367,6 +367,11 @@ TEST(GpuExact, BlurTensorMethod16BitRandomRadii)
         GTEST_SKIP() << "no int8 tensor-core products below compute capability 8.0";
     bool hopper = false;
     ASSERT_EQ(probe_device_fast_fp64(0, &hopper), cudaSuccess);
+    // Below Hopper's 227 KiB a block (A100 163, sm_86/89 99) the tensor
+    // cores' columns pass of the largest radii does not fit and sep's runs.
+    int optin = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0), cudaSuccess);
+    const bool every_radius_fits = optin >= 227 * 1024;
     std::mt19937 rng(1724);
     const cf_format formats[] = { CF_FORMAT_GRAY16_LE, CF_FORMAT_P010_10LE, CF_FORMAT_I420_10LE };
     struct Hooks {
@@ -391,9 +396,12 @@ TEST(GpuExact, BlurTensorMethod16BitRandomRadii)
         SCOPED_TRACE(tcols ? "tensor-core columns" : mode.allow ? "FP64 sums allowed" : "integer sums");
         auto check = [&](const std::string &text, cf_format fmt, Size s, size_t align) {
             compare_with_method(CF_BLUR_METHOD_TENSOR, text, fmt, s, rng, align);
-            EXPECT_EQ(cf_blur_cuda_last_tensor_columns(), tcols) << text << " " << cf_format_name(fmt);
+            const bool ran_tcols = cf_blur_cuda_last_tensor_columns();
+            if (!tcols || every_radius_fits) {
+                EXPECT_EQ(ran_tcols, tcols) << text << " " << cf_format_name(fmt);
+            }
             EXPECT_EQ(cf_blur_cuda_last_fp64(),
-                      !tcols && mode.allow && hopper && fmt == CF_FORMAT_P010_10LE)
+                      !ran_tcols && mode.allow && hopper && fmt == CF_FORMAT_P010_10LE)
                 << text << " " << cf_format_name(fmt);
         };
         for (int round = 0; round < (mode.allow ? 3 : 1); round++)
