@@ -251,12 +251,12 @@ cudaError_t allow_shared(size_t bytes)
     constexpr int kDevices = 64;
     static std::atomic<size_t> allowed[kDevices];
     static std::mutex mutex;
+    if (bytes <= 48 * 1024)
+        return cudaSuccess;
     int device = 0;
     cudaError_t err = cudaGetDevice(&device);
     if (err != cudaSuccess)
         return err;
-    if (bytes <= 48 * 1024)
-        return cudaSuccess;
     std::atomic<size_t> *kept = device >= 0 && device < kDevices ? &allowed[device] : nullptr;
     if (kept && bytes <= kept->load(std::memory_order_acquire))
         return cudaSuccess;

@@ -515,14 +515,7 @@ cudaError_t cols_launch(TensorCols p, const cf_blur_kernel &ky, cudaStream_t str
         else
             (void)cudaGetLastError(); // refused: one buffer, and no error left for the next call
     }
-    const size_t shared = cols_shared(R, p.buffers);
-    err = cf_blur_cuda::allow_shared<tensor_cols>(shared);
-    if (err != cudaSuccess)
-        return err;
-    const unsigned grid = grid_for<tensor_cols>(kColThreads, shared, p.tiles, &err);
-    if (grid == 0)
-        return err;
-    return cf_launch(tensor_cols, dim3(grid), dim3(kColThreads), shared, stream, p, ky);
+    return pass_launch<tensor_cols>(p, ky, cols_shared(R, p.buffers), stream);
 }
 
 template <int C>
@@ -606,6 +599,7 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
         return cudaErrorNotSupported;
     if ((uintptr_t)tmp % 16 != 0 || tmp_pitch % 16 != 0)
         return cudaErrorInvalidValue;
+    const int limit = shared_limit(); // for the 16-bit planes' columns pass
     for (int i = 0; i < n_planes; i++) {
         const cf_blur_plane &pl = planes[i];
         if (pl.width < 1 || pl.height < 1)
@@ -618,7 +612,7 @@ cudaError_t tensor_run(const cf_blur_kernel &kx, const cf_blur_kernel &ky,
             // The rows pass on the tensor cores, the columns pass there too
             // or sep's (tensor16_cols_picked).
             bool f64 = false;
-            const bool tc = tensor16_cols_picked(ky.size / 2, shared_limit());
+            const bool tc = tensor16_cols_picked(ky.size / 2, limit);
             err = tensor16_rows_run(kx, pl, tmp, tmp_pitch, stream);
             if (err == cudaSuccess)
                 err = tc ? tensor16_cols_run(ky, pl, tmp, tmp_pitch, stream)
