@@ -92,6 +92,15 @@ def make_inputs(d):
         whole = f.read()
     with open(os.path.join(d, "cut-before-last.mp4"), "wb") as f:
         f.write(whole[:last])
+    # A 40 s MKV (small frames, so it transcodes fast) cut at 97% of its
+    # bytes: about 1.2 s gone, which the duration check's former margin
+    # (0.5 s plus 2%) let pass as the whole file.
+    base.ffmpeg("-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-t", "40", "-c:v",
+                "libx264", "-preset", "ultrafast", "-g", "25", os.path.join(d, "long.mkv"))
+    with open(os.path.join(d, "long.mkv"), "rb") as f:
+        whole = f.read()
+    with open(os.path.join(d, "long-cut.mkv"), "wb") as f:
+        f.write(whole[:len(whole) * 97 // 100])
     # MS-MPEG4 AVI (10 s of vtest as it is): one frame's chunk zeroed, one repeated.
     base.ffmpeg("-i", vtest, "-t", "10", "-c", "copy", os.path.join(d, "msmpeg4.avi"))
     with open(os.path.join(d, "msmpeg4.avi"), "rb") as f:
@@ -267,6 +276,16 @@ class Completeness(Case):
                 self.assertIn(src + ": " + why, err)
                 self.assertNotIn("corrupt", err)
                 self.assert_nothing_left()
+
+    def test_mkv_cut_near_its_end_is_truncated(self):
+        summary, _ = self.transcode("long.mkv", self.out("whole.mkv"), "--vf", "gray")
+        self.assertEqual((summary["ok"], summary["frames_out"]), (True, 1000))
+        summary, err = self.transcode("long-cut.mkv", self.out("x.mkv"), "--vf", "gray",
+                                      expect=1)
+        self.assertRegex(err, r"long-cut\.mkv: truncated: the header says 40\.00 s, the data "
+                              r"ends at 3[89]\.\d\d s")
+        self.assertFalse(summary["ok"])
+        self.assertEqual(os.listdir(self.dir), ["whole.mkv"])
 
     def test_repeated_frame_is_damage(self):
         summary, err = self.transcode("repeated-frame.avi", self.out("x.mkv"), expect=1)
