@@ -352,8 +352,10 @@ struct BlurCase {
 std::vector<BlurCase> blur_cases()
 {
     std::vector<BlurCase> v;
+    // GRAY16: 16-bit samples of 16 bits, whose vertical sums are 64-bit
+    // integers (P010's 10 go to the FP64 units on Hopper: blur_f64.cuh).
     const cf_format formats[] = { CF_FORMAT_GRAY8, CF_FORMAT_RGBA, CF_FORMAT_NV12,
-                                  CF_FORMAT_P010_10LE };
+                                  CF_FORMAT_P010_10LE, CF_FORMAT_GRAY16_LE };
     const double sigmas[] = { 0.5, 1, 1.5, 2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64 };
     const double unequal[][2] = { { 3, 1 }, { 8, 2 }, { 2, 8 }, { 32, 8 }, { 64, 16 } };
     for (cf_format f : formats) {
@@ -629,7 +631,7 @@ int main(int argc, char **argv)
             row(label, t, 2.0 * (double)pitch * gh, 0, c);
         }
     }
-    // Blur: a sigma sweep and unequal sigmas on GRAY8, RGBA, NV12 and P010
+    // Blur: a sigma sweep and unequal sigmas on GRAY8, RGBA, NV12, P010 and GRAY16
     // at the frame size and twice it each way (blur_cases), each row
     // naming the method the dispatch table ran (blur.h's test hook, looked
     // up at run time so this binary also times an older library, whose

@@ -1,0 +1,41 @@
+#!/bin/bash
+# Issue 17: everything its "Shown before resolving" asks for, in one GPU
+# call on the tree as it is (written in session 29, which had no GPU host;
+# session 25's bench/diag/s25-final.sh did the same on its tree). Layout
+# .dev-s26/ (sh bench/diag/issue19-prepare.sh once, then
+# sh bench/diag/s26-prepare.sh after every build of build-gpu): carry
+# [".dev-s26"], run `OUT=$OUT bash bench/diag/s29-final.sh`. In order:
+#   1. NPP's peer built there (bench/npp_peer.cu), beside step 2;
+#   2. every kernel GPU test but the scheduler's (4 shards), memcheck and
+#      racecheck of the forced methods' small frames, the FP64 test and
+#      the tensor-core tests of 8- and 16-bit frames beside them; the
+#      scheduler's GPU tests alone; every element test;
+#   3. the sweep with the dispatch table's picks (cf-bench --only blur);
+#   4. NPP GaussAdvanced with the same taps;
+#   5. cupyx gaussian_filter at every sigma of the sweep and its unequal
+#      pairs (bench/peers.py).
+# About 300 s on the H200 (session 25's: 268 s) plus the machine's start.
+# Output: $OUT/call.log, $OUT/sweep.txt, $OUT/npp.txt, $OUT/cupyx.txt,
+# $OUT/logs.tgz (the tests' and sanitizers' whole logs). The table beside
+# the peers: python3 bench/diag/s25-peer-table.py sweep.txt cupyx.txt npp.txt
+set -u
+cd "$(dirname "$0")/../.."
+d=$PWD/.dev-s26
+PLAIN_PATH=$PATH PLAIN_LD=${LD_LIBRARY_PATH:-} # the host's Python and CuPy, for peers.py
+source bench/diag/lib-gpu-tests.sh
+gpu_begin "$d"
+(nvcc -O2 -std=c++17 -gencode arch=compute_90,code=sm_90 -o /tmp/npp-peer bench/npp_peer.cu \
+    -lnppif -lnppicc -lnppc > $L/npp-build.log 2>&1; echo "npp-peer build rc $?" >> $L/npp-build.log) &
+NPP_BUILD=$!
+gpu_tests "$BLUR_SANITIZED:GpuExact.BlurTensorMethodEveryFormatRandomRadii:GpuExact.BlurTensorMethod16BitRandomRadii"
+wait $NPP_BUILD; cat $L/npp-build.log
+stamp "the sweep: cf-bench --only blur --reps 10"
+timeout -k 5 150 $d/build/bench/cf-bench --only blur --reps 10 > $OUT/sweep.txt 2>&1
+echo "rc $?"; grep -v "^| blur" $OUT/sweep.txt | head -6; grep "^| blur" $OUT/sweep.txt | cut -d'|' -f2,3,8
+stamp "NPP GaussAdvanced"
+LD_LIBRARY_PATH=/usr/local/cuda/lib64 timeout -k 2 120 /tmp/npp-peer > $OUT/npp.txt 2>&1; echo "rc $?"
+cat $OUT/npp.txt
+stamp "cupyx gaussian_filter (truncate=3; 4 for the 16-bit luma), every sigma and unequal pair"
+PATH=$PLAIN_PATH LD_LIBRARY_PATH=$PLAIN_LD timeout -k 2 300 python3 bench/peers.py > $OUT/cupyx.txt 2>&1
+echo "rc $?"; cat $OUT/cupyx.txt
+gpu_end
