@@ -12,6 +12,11 @@
 #                   of the tests FILTER names (default BLUR_SANITIZED)
 #                   beside them, then the scheduler's tests alone and every
 #                   element test; logs in $L, summaries on stdout.
+#   gpu_peers       issue 17's peers, after gpu_npp_build: NPP
+#                   GaussAdvanced ($OUT/npp.txt) and cupyx gaussian_filter
+#                   ($OUT/cupyx.txt, bench/peers.py on the host's Python:
+#                   PLAIN_PATH and PLAIN_LD, set before gpu_begin).
+#   gpu_npp_build   NPP's peer (bench/npp_peer.cu) built in the background.
 #   gpu_end         the logs packed into $OUT/logs.tgz.
 # The blur tests the sanitizers run: the forced methods' small frames, the
 # forced methods that must fail, the FP64 sums against the integer ones.
@@ -54,6 +59,22 @@ gpu_tests() {
     stamp "the scheduler's GPU tests, alone; the element tests"
     timeout 60 $TG --gtest_filter='SchedulerGpu.*' > $L/sched.log 2>&1; echo "rc $?"; g < $L/sched.log
     timeout 200 $d/build/tests/test-elements > $L/el.log 2>&1; echo "elements rc $?"; g < $L/el.log
+}
+
+gpu_npp_build() {
+    (nvcc -O2 -std=c++17 -gencode arch=compute_90,code=sm_90 -o /tmp/npp-peer bench/npp_peer.cu \
+        -lnppif -lnppicc -lnppc > $L/npp-build.log 2>&1; echo "npp-peer build rc $?" >> $L/npp-build.log) &
+    NPP_BUILD=$!
+}
+
+gpu_peers() {
+    wait $NPP_BUILD; cat $L/npp-build.log
+    stamp "NPP GaussAdvanced"
+    LD_LIBRARY_PATH=/usr/local/cuda/lib64 timeout -k 2 120 /tmp/npp-peer > $OUT/npp.txt 2>&1; echo "rc $?"
+    cat $OUT/npp.txt
+    stamp "cupyx gaussian_filter (truncate=3; 4 for the 16-bit luma), every sigma and unequal pair"
+    PATH=$PLAIN_PATH LD_LIBRARY_PATH=$PLAIN_LD timeout -k 2 300 python3 bench/peers.py > $OUT/cupyx.txt 2>&1
+    echo "rc $?"; cat $OUT/cupyx.txt
 }
 
 gpu_end() {

@@ -24,18 +24,10 @@ d=$PWD/.dev-s26
 PLAIN_PATH=$PATH PLAIN_LD=${LD_LIBRARY_PATH:-} # the host's Python and CuPy, for peers.py
 source bench/diag/lib-gpu-tests.sh
 gpu_begin "$d"
-(nvcc -O2 -std=c++17 -gencode arch=compute_90,code=sm_90 -o /tmp/npp-peer bench/npp_peer.cu \
-    -lnppif -lnppicc -lnppc > $L/npp-build.log 2>&1; echo "npp-peer build rc $?" >> $L/npp-build.log) &
-NPP_BUILD=$!
+gpu_npp_build
 gpu_tests "$BLUR_SANITIZED:GpuExact.BlurTensorMethodEveryFormatRandomRadii:GpuExact.BlurTensorMethod16BitRandomRadii"
-wait $NPP_BUILD; cat $L/npp-build.log
 stamp "the sweep: cf-bench --only blur --reps 10"
 timeout -k 5 150 $d/build/bench/cf-bench --only blur --reps 10 > $OUT/sweep.txt 2>&1
 echo "rc $?"; grep -v "^| blur" $OUT/sweep.txt | head -6; grep "^| blur" $OUT/sweep.txt | cut -d'|' -f2,3,8
-stamp "NPP GaussAdvanced"
-LD_LIBRARY_PATH=/usr/local/cuda/lib64 timeout -k 2 120 /tmp/npp-peer > $OUT/npp.txt 2>&1; echo "rc $?"
-cat $OUT/npp.txt
-stamp "cupyx gaussian_filter (truncate=3; 4 for the 16-bit luma), every sigma and unequal pair"
-PATH=$PLAIN_PATH LD_LIBRARY_PATH=$PLAIN_LD timeout -k 2 300 python3 bench/peers.py > $OUT/cupyx.txt 2>&1
-echo "rc $?"; cat $OUT/cupyx.txt
+gpu_peers
 gpu_end
