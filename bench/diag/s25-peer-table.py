@@ -2,7 +2,11 @@
 """Issue 17's table from one GPU call (bench/diag/s25-final.sh): every row
 of cf-bench's blur sweep beside cupyx gaussian_filter and NPP
 FilterGaussAdvancedBorder from the same call, with the floor ratio and
-the peers' times as multiples of ours; then, for the rows on the
+the peers' times as multiples of ours and "x copy" (cf-bench's time
+against the larger of the arithmetic floor and a device copy of the
+case's own bytes); then the issue's other targets (cost against sigma
+8, `sigma=3 sigma-y=1` against `sigma=3`, sigma 2-8 against the times
+when the issue was filed); then, for the rows on the
 tensor-core method, two more floors: the tensor-core products the kernels
 issue (band zeros included: 64 MACs a sample per rows step, 128 per
 columns step; kernels/blur_tensor.cu's row_steps and col_steps) at the
@@ -24,12 +28,13 @@ import sys
 
 def sweep_rows(path):
     pat = re.compile(r"^\| blur sigma ([\d.]+)(?: sigma-y ([\d.]+))? (\S+) (\d+x\d+) \(([\dx]+) taps\) \[(\w+(?:\+\w+)*)\] \|"
-                     r"\s*([\d.]+) \|(?:[^|]*\|){4}\s*([\d.]+)x \|")
+                     r"\s*([\d.]+) \|(?:[^|]*\|){4}\s*([\d.]+)x \|[^|]*\|\s*([\d.]+)x \|")
     for line in open(path):
         m = pat.match(line)
         if m:
-            sx, sy, fmt, size, taps, method, ms, xfloor = m.groups()
-            yield float(sx), float(sy or sx), fmt, size, taps, method, float(ms), float(xfloor)
+            sx, sy, fmt, size, taps, method, ms, xfloor, xcopy = m.groups()
+            yield (float(sx), float(sy or sx), fmt, size, taps, method, float(ms), float(xfloor),
+                   float(xcopy))
 
 
 def cupyx_times(path):
@@ -106,13 +111,46 @@ def tensor_table(path):
               f"{ms / max(issued_ms, float(mem_floor)):.2f}x | {ms / scalar_ms:.2f}x |")
 
 
+# Issue 17's times "today" when it was filed (4K GRAY8; RGBA from the
+# README's table of that day), for its target "sigma 1-8 no slower than
+# today".
+FILED = {(2.0, "GRAY8"): 0.020, (4.0, "GRAY8"): 0.031, (8.0, "GRAY8"): 0.061,
+         (2.0, "RGBA"): 0.066, (8.0, "RGBA"): 0.263}
+
+
+def targets(rows):
+    """Issue 17's targets other than the floor, from the same sweep."""
+    ms = {(r[0], r[1], r[2], r[3]): r[6] for r in rows}
+    print("| format | size | sigma 16 / 8 (<= 2.2) | 32 / 8 (<= 4.4) | 64 / 8 (<= 8.8) | "
+          "sigma=3 sigma-y=1 / sigma=3 (<= 1) |")
+    print("|---|---|---|---|---|---|")
+    keys = sorted({(r[2], r[3]) for r in rows}, key=lambda k: (rows_order(rows, k)))
+    for fmt, size in keys:
+        base = ms.get((8.0, 8.0, fmt, size))
+        cells = [f"{ms[(s, s, fmt, size)] / base:.2f}x" if base and (s, s, fmt, size) in ms else "-"
+                 for s in (16.0, 32.0, 64.0)]
+        a, b = ms.get((3.0, 1.0, fmt, size)), ms.get((3.0, 3.0, fmt, size))
+        cells.append(f"{a / b:.2f}x" if a and b else "-")
+        print(f"| {fmt} | {size} | " + " | ".join(cells) + " |")
+    print()
+    print("| case | filed ms | now ms |")
+    print("|---|---|---|")
+    for (s, fmt), t in FILED.items():
+        now = ms.get((s, s, fmt, "3840x2160"))
+        print(f"| sigma {s:g} {fmt} 3840x2160 | {t:.3f} | {now:.4f} |" if now else f"| sigma {s:g} {fmt} | {t:.3f} | - |")
+
+
+def rows_order(rows, key):
+    return next(i for i, r in enumerate(rows) if (r[2], r[3]) == key)
+
+
 def main():
     rows = list(sweep_rows(sys.argv[1]))
     cupyx, npp = cupyx_times(sys.argv[2]), npp_times(sys.argv[3])
-    print("| case | method | ms | x floor | cupyx ms | cupyx / ours | NPP ms | NPP / ours |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| case | method | ms | x floor | x copy | cupyx ms | cupyx / ours | NPP ms | NPP / ours |")
+    print("|---|---|---|---|---|---|---|---|---|")
     behind = []
-    for sx, sy, fmt, size, taps, method, ms, xfloor in rows:
+    for sx, sy, fmt, size, taps, method, ms, xfloor, xcopy in rows:
         key = (sx, sy, fmt, size)
         case = f"sigma {sx:g}" + ("" if sy == sx else f" sigma-y {sy:g}") + f" {fmt} {size} ({taps} taps)"
         cells = []
@@ -121,14 +159,18 @@ def main():
             cells += [f"{t:.4f}", f"{t / ms:.1f}x"] if t is not None else ["-", "-"]
             if t is not None and t <= ms:
                 behind.append(case)
-        print(f"| {case} | {method} | {ms:.4f} | {xfloor:.2f}x | " + " | ".join(cells) + " |")
+        print(f"| {case} | {method} | {ms:.4f} | {xfloor:.2f}x | {xcopy:.2f}x | " + " | ".join(cells) + " |")
     n_c = sum(1 for r in rows if r[:2] + r[2:4] in cupyx)
     n_n = sum(1 for r in rows if r[:2] + r[2:4] in npp)
     within = sum(1 for r in rows if r[7] <= 2.0)
+    within_copy = sum(1 for r in rows if r[8] <= 2.0)
     print()
     print(f"{len(rows)} rows; {n_c} with a cupyx time, {n_n} with an NPP time; "
           f"rows where a peer is as fast or faster: {len(behind)}{': ' + ', '.join(behind) if behind else ''}; "
-          f"within 2x of the floor: {within}")
+          f"within 2x of the floor: {within}; within 2x of the larger of the arithmetic floor and "
+          f"a device copy of the case's own bytes (x copy): {within_copy}")
+    print()
+    targets(rows)
     print()
     tensor_table(sys.argv[1])
 

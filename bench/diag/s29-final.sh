@@ -13,9 +13,13 @@
 #   3. the sweep with the dispatch table's picks (cf-bench --only blur);
 #   4. NPP GaussAdvanced with the same taps;
 #   5. cupyx gaussian_filter at every sigma of the sweep and its unequal
-#      pairs (bench/peers.py).
-# About 300 s on the H200 (session 25's: 268 s) plus the machine's start.
+#      pairs (bench/peers.py);
+#   6. (added in session 30) GRAY8 and RGBA sigma 8 with every method
+#      forced (cf-bench --methods): each method's time beside its own
+#      floor in the same run ($OUT/methods.txt).
+# About 310 s on the H200 (session 25's: 268 s) plus the machine's start.
 # Output: $OUT/call.log, $OUT/sweep.txt, $OUT/npp.txt, $OUT/cupyx.txt,
+# $OUT/methods.txt,
 # $OUT/logs.tgz (the tests' and sanitizers' whole logs). The table beside
 # the peers: python3 bench/diag/s25-peer-table.py sweep.txt cupyx.txt npp.txt
 set -u
@@ -30,4 +34,9 @@ stamp "the sweep: cf-bench --only blur --reps 10"
 timeout -k 5 150 $d/build/bench/cf-bench --only blur --reps 10 > $OUT/sweep.txt 2>&1
 echo "rc $?"; grep -v "^| blur" $OUT/sweep.txt | head -6; grep "^| blur" $OUT/sweep.txt | cut -d'|' -f2,3,8
 gpu_peers
+stamp "sigma 8, every method forced: cf-bench --methods"
+for c in "blur sigma 8 GRAY8" "blur sigma 8 RGBA"; do
+    timeout -k 5 60 $d/build/bench/cf-bench --only "$c" --methods --reps 10
+done > $OUT/methods.txt 2>&1
+echo "rc $?"; grep "^| blur" $OUT/methods.txt | cut -d'|' -f2,3,8,10
 gpu_end
