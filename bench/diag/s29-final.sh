@@ -17,11 +17,10 @@
 #   6. (added in session 30) GRAY8 and RGBA sigma 8 with every method
 #      forced (cf-bench --methods): each method's time beside its own
 #      floor in the same run ($OUT/methods.txt).
-# About 310 s on the H200 (session 25's: 268 s) plus the machine's start.
+# 400 s on an H100 (session 30) plus the machine's start.
 # Output: $OUT/call.log, $OUT/sweep.txt, $OUT/npp.txt, $OUT/cupyx.txt,
-# $OUT/methods.txt,
-# $OUT/logs.tgz (the tests' and sanitizers' whole logs). The table beside
-# the peers: python3 bench/diag/s25-peer-table.py sweep.txt cupyx.txt npp.txt
+# $OUT/methods.txt, $OUT/logs.tgz (the tests' and sanitizers' whole
+# logs). The table beside the peers: python3 bench/diag/s25-peer-table.py sweep.txt cupyx.txt npp.txt
 set -u
 cd "$(dirname "$0")/../.."
 d=$PWD/.dev-s26
